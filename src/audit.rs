@@ -1,0 +1,387 @@
+//! Auditing one game: replay the mainline from P0 and apply every rule at
+//! every position (SPEC "What is checked in each game").
+
+use shakmaty::{
+    fen::Fen, san::San, zobrist::Zobrist64, CastlingMode, Chess, Color, EnPassantMode, Move,
+    MoveList, Position,
+};
+
+use crate::finding::{Detail, Finding, Kind, Outcome, Via};
+use crate::parse::{tag_text, trim, Mainline, Variant};
+use crate::rules::{dead, fifty, laws::Edition, repetition::RepetitionTable, result};
+use crate::split::RawGame;
+
+/// Which laws to judge by: from each game's date, or one edition for all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Laws {
+    Auto,
+    Fixed(Edition),
+}
+
+/// How a game was accounted for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Analysed,
+    Invalid,
+    Skipped,
+}
+
+/// The tags every report line carries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportTags {
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub date: Option<String>,
+    pub result: Option<String>,
+    pub site: Option<String>,
+}
+
+/// Everything the audit of one game produced.
+#[derive(Debug, Clone)]
+pub struct GameReport {
+    /// Offset of the game's first byte, relative to where its splitter
+    /// started (the pipeline makes it absolute).
+    pub offset: u64,
+    pub status: Status,
+    /// Mainline half-moves replayed (legal moves only).
+    pub plies: u32,
+    pub edition: Edition,
+    /// Sorted by ply, then by kind.
+    pub findings: Vec<Finding>,
+    /// Present when there are findings.
+    pub tags: Option<Box<ReportTags>>,
+}
+
+/// Per-thread state, reused from game to game.
+#[derive(Default)]
+pub struct Auditor {
+    mainline: Mainline,
+    table: RepetitionTable,
+}
+
+/// The first ply at which a missed claim held, how many plies it held at,
+/// and the last two of them (those the final draw may excuse).
+#[derive(Default)]
+struct ClaimTrack {
+    first: Option<(u32, Color, Via)>,
+    count: u32,
+    last: [Option<u32>; 2],
+}
+
+impl ClaimTrack {
+    fn hit(&mut self, ply: u32, side: Color, via: Via) {
+        if self.first.is_none() {
+            self.first = Some((ply, side, via));
+        }
+        self.count += 1;
+        self.last = [self.last[1], Some(ply)];
+    }
+
+    /// SPEC: "A claim that could be made at Pi was missed unless the game
+    /// ended drawn at Pi or at Pi+1".
+    fn finding(&self, kind: Kind, n: u32, excused: bool, result: &[u8]) -> Option<Finding> {
+        let (ply, side, via) = self.first?;
+        let mut count = self.count;
+        if excused {
+            let late = self
+                .last
+                .iter()
+                .flatten()
+                .filter(|&&p| u64::from(p) + 1 >= u64::from(n))
+                .count() as u32;
+            count -= late;
+            if count == 0 {
+                return None;
+            }
+        }
+        Some(Finding {
+            kind,
+            ply,
+            side,
+            occurrences: count,
+            detail: Detail::Missed {
+                outcome: Outcome::for_color(side, result),
+                via,
+            },
+        })
+    }
+}
+
+/// The first ply at which an automatic draw held, and at how many.
+#[derive(Default)]
+struct DrawTrack {
+    first: Option<(u32, Color)>,
+    count: u32,
+}
+
+impl DrawTrack {
+    fn hit(&mut self, ply: u32, side: Color) {
+        if self.first.is_none() {
+            self.first = Some((ply, side));
+        }
+        self.count += 1;
+    }
+
+    /// A finding when moves were played after the game ended there, or the
+    /// result is not a draw.
+    fn finding(&self, kind: Kind, n: u32, valid: bool, drawn: bool) -> Option<Finding> {
+        let (ply, side) = self.first?;
+        (!valid || ply < n || !drawn).then_some(Finding {
+            kind,
+            ply,
+            side,
+            occurrences: self.count,
+            detail: Detail::None,
+        })
+    }
+}
+
+impl Auditor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Audits one game.
+    pub fn audit(&mut self, game: &RawGame<'_>, laws: Laws) -> GameReport {
+        let edition = match laws {
+            Laws::Auto => Edition::from_date(game.tag("Date")),
+            Laws::Fixed(e) => e,
+        };
+        let mut report = GameReport {
+            offset: game.offset as u64,
+            status: Status::Analysed,
+            plies: 0,
+            edition,
+            findings: Vec::new(),
+            tags: None,
+        };
+        let variant = Variant::from_tag(game.tag("Variant"));
+        if variant == Variant::Other {
+            report.status = Status::Skipped;
+            return report;
+        }
+        self.mainline.read(game.movetext);
+        // SPEC: the Result tag; when it is missing, the result token at the
+        // end of the movetext; `*` means unknown.
+        let result: &[u8] = match game.tag("Result") {
+            Some(r) => trim(r),
+            None => self.mainline.result_token.unwrap_or("*").as_bytes(),
+        };
+
+        match start_position(game, variant) {
+            Ok(p0) => self.replay(p0, game, edition, result, &mut report),
+            Err((side, reason)) => {
+                report.status = Status::Invalid;
+                report.findings.push(Finding {
+                    kind: Kind::InvalidGame,
+                    ply: 0,
+                    side,
+                    occurrences: 1,
+                    detail: Detail::Invalid { mv: None, reason },
+                });
+            }
+        }
+        if !report.findings.is_empty() {
+            report.findings.sort_by_key(|f| (f.ply, f.kind));
+            let text = |name| game.tag(name).map(tag_text);
+            report.tags = Some(Box::new(ReportTags {
+                white: text("White"),
+                black: text("Black"),
+                date: text("Date"),
+                result: text("Result"),
+                site: text("Site"),
+            }));
+        }
+        report
+    }
+
+    fn replay(
+        &mut self,
+        p0: Chess,
+        game: &RawGame<'_>,
+        edition: Edition,
+        result: &[u8],
+        report: &mut GameReport,
+    ) {
+        let sans = &self.mainline.sans;
+        let table = &mut self.table;
+        table.clear();
+        let mut threefold = ClaimTrack::default();
+        let mut fifty_claims = ClaimTrack::default();
+        let mut fivefold = DrawTrack::default();
+        let mut seventyfive = DrawTrack::default();
+        let mut dead_pos = DrawTrack::default();
+        let automatic = edition.has_automatic_draws();
+
+        let mut pos = p0;
+        let mut hash: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+        let mut invalid: Option<Finding> = None;
+        let mut legal = MoveList::new();
+        let mut ply: u32 = 0;
+        loop {
+            let turn = pos.turn();
+            // Resolve the next move first: the position it is played from
+            // is only analysed when the move is legal (SPEC, invalid games).
+            let next: Option<Move> = match sans.get(ply as usize) {
+                None => None,
+                Some(san_plus) => {
+                    let resolved = match san_plus.san {
+                        San::Null => Err("null move".to_string()),
+                        san => san.to_move(&pos).map_err(|e| e.to_string()),
+                    };
+                    match resolved {
+                        Ok(m) => Some(m),
+                        Err(reason) => {
+                            invalid = Some(Finding {
+                                kind: Kind::InvalidGame,
+                                ply,
+                                side: turn,
+                                occurrences: 1,
+                                detail: Detail::Invalid {
+                                    mv: Some(san_plus.to_string()),
+                                    reason,
+                                },
+                            });
+                            break;
+                        }
+                    }
+                }
+            };
+
+            let count = table.push(&pos, hash);
+            let clock = pos.halfmoves();
+            let needs_legal = count >= 3 || clock >= 99 || table.has_targets(!turn);
+            if needs_legal {
+                legal = pos.legal_moves();
+            }
+
+            // Art. 9.2: (b) occurred, else (a) announced.
+            if needs_legal && !legal.is_empty() {
+                if count >= 3 {
+                    threefold.hit(ply, turn, Via::Occurred);
+                } else if table.can_announce(&pos, hash, &legal) {
+                    threefold.hit(ply, turn, Via::Announced);
+                }
+            }
+            // Art. 9.3
+            if clock >= 99 {
+                if let Some(via) = fifty::claim(&pos, &legal) {
+                    fifty_claims.hit(ply, turn, via);
+                }
+            }
+            // Art. 9.6.1 / 9.6.2 (2014+)
+            if automatic {
+                let five = match edition {
+                    Edition::Laws2018 => count >= 5,
+                    _ => table.consecutive_fivefold(),
+                };
+                if five {
+                    fivefold.hit(ply, turn);
+                }
+                if clock >= 150 && fifty::seventyfive(&pos, &legal) {
+                    seventyfive.hit(ply, turn);
+                }
+            }
+            // Art. 9.6 (2001) / 5.2.2
+            if dead::is_dead(&pos) {
+                dead_pos.hit(ply, turn);
+            }
+
+            let Some(m) = next else { break };
+            // After an irreversible move no earlier position can recur: a
+            // capture or pawn move, a move from a position with a legal e.p.
+            // capture, or a change of castling rights.
+            let rights = pos.castles().castling_rights();
+            let irreversible = m.is_zeroing() || pos.ep_square(EnPassantMode::Legal).is_some();
+            let updated = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
+            pos.play_unchecked(m);
+            let irreversible = irreversible || pos.castles().castling_rights() != rights;
+            hash = match updated {
+                Some(h) => h,
+                None => pos.zobrist_hash(EnPassantMode::Legal),
+            };
+            if irreversible {
+                table.clear();
+            }
+            ply += 1;
+        }
+
+        let n = ply;
+        let valid = invalid.is_none();
+        let drawn = result == b"1/2-1/2";
+        let excused = valid && drawn;
+        let out = &mut report.findings;
+        out.extend(threefold.finding(Kind::MissedThreefold, n, excused, result));
+        out.extend(fifty_claims.finding(Kind::MissedFiftyMoves, n, excused, result));
+        out.extend(fivefold.finding(Kind::Fivefold, n, valid, drawn));
+        out.extend(seventyfive.finding(Kind::SeventyfiveMoves, n, valid, drawn));
+        out.extend(dead_pos.finding(Kind::DeadPosition, n, valid, drawn));
+        report.plies = n;
+
+        if let Some(f) = invalid {
+            out.push(f);
+            report.status = Status::Invalid;
+            // SPEC: no end-of-game checks, the final position is unknown.
+            return;
+        }
+        if let Some((expected, reason)) = result::forced_result(&pos) {
+            if result != expected {
+                out.push(Finding {
+                    kind: Kind::WrongResult,
+                    ply: n,
+                    side: pos.turn(),
+                    occurrences: 1,
+                    detail: Detail::WrongResult {
+                        reason: reason.to_string(),
+                    },
+                });
+            }
+        }
+        if result::lost_on_time(game.tag("Termination")) {
+            if let Some(winner) = result::winner(result) {
+                if dead::cannot_mate(&pos, winner) {
+                    out.push(Finding {
+                        kind: Kind::UnwinnableFlag,
+                        ply: n,
+                        side: pos.turn(),
+                        occurrences: 1,
+                        detail: Detail::Unwinnable { winner },
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// P0: the `FEN` tag whenever there is one (with or without `SetUp`), else
+/// the standard start. An illegal FEN gives the side to move (as far as it
+/// can be read) and the reason.
+fn start_position(game: &RawGame<'_>, variant: Variant) -> Result<Chess, (Color, String)> {
+    let Some(fen) = game.tag("FEN") else {
+        return Ok(Chess::default());
+    };
+    let fen = trim(fen);
+    let mode = match variant {
+        Variant::Chess960 => CastlingMode::Chess960,
+        _ => CastlingMode::Standard,
+    };
+    match Fen::from_ascii(fen) {
+        Ok(parsed) => {
+            let turn = parsed.as_setup().turn;
+            parsed
+                .into_position::<Chess>(mode)
+                .map_err(|e| (turn, format!("illegal FEN: {e}")))
+        }
+        Err(e) => {
+            let guess = match fen
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|f| !f.is_empty())
+                .nth(1)
+            {
+                Some(b"b") => Color::Black,
+                _ => Color::White,
+            };
+            Err((guess, format!("illegal FEN: {e}")))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! What the rules report: one [`Finding`] per game and kind (SPEC "What is
+//! checked in each game").
+
+use shakmaty::Color;
+
+use crate::rules::laws::Edition;
+
+/// The kinds of finding, in the order findings of one ply are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    InvalidGame,
+    MissedThreefold,
+    MissedFiftyMoves,
+    Fivefold,
+    SeventyfiveMoves,
+    DeadPosition,
+    UnwinnableFlag,
+    WrongResult,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::InvalidGame,
+        Kind::MissedThreefold,
+        Kind::MissedFiftyMoves,
+        Kind::Fivefold,
+        Kind::SeventyfiveMoves,
+        Kind::DeadPosition,
+        Kind::UnwinnableFlag,
+        Kind::WrongResult,
+    ];
+
+    /// The SPEC's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::InvalidGame => "invalid_game",
+            Kind::MissedThreefold => "missed_threefold",
+            Kind::MissedFiftyMoves => "missed_fifty_moves",
+            Kind::Fivefold => "fivefold",
+            Kind::SeventyfiveMoves => "seventyfive_moves",
+            Kind::DeadPosition => "dead_position",
+            Kind::UnwinnableFlag => "unwinnable_flag",
+            Kind::WrongResult => "wrong_result",
+        }
+    }
+
+    /// The article of the Laws it implements, in the given edition.
+    pub fn article(self, edition: Edition) -> &'static str {
+        match self {
+            Kind::InvalidGame => "3, 4",
+            Kind::MissedThreefold => "9.2",
+            Kind::MissedFiftyMoves => "9.3",
+            Kind::Fivefold => "9.6.1",
+            Kind::SeventyfiveMoves => "9.6.2",
+            Kind::DeadPosition => {
+                if edition == Edition::Laws2001 {
+                    "9.6"
+                } else {
+                    "5.2.2"
+                }
+            }
+            Kind::UnwinnableFlag => "6.9",
+            Kind::WrongResult => "5.1, 5.2.1, 11",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn is_missed_claim(self) -> bool {
+        matches!(self, Kind::MissedThreefold | Kind::MissedFiftyMoves)
+    }
+}
+
+/// How a draw claim could have been made (Art. 9.2 / 9.3 (a) or (b)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// (b): the position or the 50 moves are already on the board.
+    Occurred,
+    /// (a): by announcing the move that brings them about.
+    Announced,
+}
+
+impl Via {
+    pub fn name(self) -> &'static str {
+        match self {
+            Via::Occurred => "occurred",
+            Via::Announced => "announced",
+        }
+    }
+}
+
+/// What the player who could have claimed got in the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Lost,
+    Drew,
+    Won,
+    Unknown,
+}
+
+impl Outcome {
+    /// The outcome for `color` of a game with this result.
+    pub fn for_color(color: Color, result: &[u8]) -> Outcome {
+        match result {
+            b"1/2-1/2" => Outcome::Drew,
+            b"1-0" if color.is_white() => Outcome::Won,
+            b"1-0" => Outcome::Lost,
+            b"0-1" if color.is_black() => Outcome::Won,
+            b"0-1" => Outcome::Lost,
+            _ => Outcome::Unknown,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Lost => "lost",
+            Outcome::Drew => "drew",
+            Outcome::Won => "won",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// The fields only some kinds carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Detail {
+    None,
+    Missed {
+        outcome: Outcome,
+        via: Via,
+    },
+    /// `mv` is `None` when the start position (FEN) is illegal.
+    Invalid {
+        mv: Option<String>,
+        reason: String,
+    },
+    Unwinnable {
+        winner: Color,
+    },
+    WrongResult {
+        reason: String,
+    },
+}
+
+/// One finding of one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub kind: Kind,
+    /// Index of the position Pi the finding is about (0 = start position).
+    pub ply: u32,
+    /// The colour to move in Pi.
+    pub side: Color,
+    /// The number of plies at which it held.
+    pub occurrences: u32,
+    pub detail: Detail,
+}
+
+pub fn side_name(color: Color) -> &'static str {
+    if color.is_white() {
+        "white"
+    } else {
+        "black"
+    }
+}

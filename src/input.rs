@@ -1,0 +1,195 @@
+//! Opening inputs: files (memory-mapped), `.zst` files and stdin
+//! (streamed), directories (walked for `*.pgn` and `*.pgn.zst`).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use memmap2::Mmap;
+
+/// An input as the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputPath {
+    File(PathBuf),
+    Stdin,
+}
+
+/// An input and the name reports give it (the path as the user gave it,
+/// or as found in a directory given; `-` for stdin).
+#[derive(Debug, Clone)]
+pub struct NamedInput {
+    pub name: String,
+    pub path: InputPath,
+}
+
+/// Expands the user's arguments: directories recursively (`*.pgn`,
+/// `*.pgn.zst`, sorted by path), `-` as stdin. Paths that do not exist are
+/// returned as errors, the rest goes on.
+pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<String>) {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    for arg in args {
+        if arg == "-" {
+            inputs.push(NamedInput {
+                name: "-".to_string(),
+                path: InputPath::Stdin,
+            });
+            continue;
+        }
+        let path = Path::new(arg);
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let mut found = Vec::new();
+                if let Err(e) = walk(path, &mut found) {
+                    errors.push(format!("{arg}: {e}"));
+                }
+                found.sort();
+                inputs.extend(found.into_iter().map(|p| NamedInput {
+                    name: p.to_string_lossy().into_owned(),
+                    path: InputPath::File(p),
+                }));
+            }
+            Ok(_) => inputs.push(NamedInput {
+                name: arg.clone(),
+                path: InputPath::File(path.to_path_buf()),
+            }),
+            Err(e) => errors.push(format!("{arg}: {e}")),
+        }
+    }
+    (inputs, errors)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let ty = entry.file_type()?;
+        if ty.is_dir() {
+            walk(&path, out)?;
+        } else {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bytes of an input: mapped whole, or a stream of uncompressed bytes.
+pub enum Source {
+    Mapped(Mmap),
+    /// An empty file (which cannot be mapped).
+    Empty,
+    Stream(Box<dyn Read + Send>),
+}
+
+/// Counts the bytes read from the underlying file (compressed bytes for a
+/// `.zst`), for the progress bar.
+pub struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Whether bytes start a zstd stream: a zstd frame or a skippable frame
+/// (pzstd writes one first).
+pub fn is_zstd(head: &[u8]) -> bool {
+    if head.len() < 4 {
+        return false;
+    }
+    let magic = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    magic == 0xFD2F_B528 || (magic & 0xFFFF_FFF0) == 0x184D_2A50
+}
+
+/// Opens an input. `.zst` is recognised by its magic bytes, whatever its
+/// name. `read` counts the bytes taken from the file or stdin.
+pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
+    match input {
+        InputPath::Stdin => {
+            let stdin = Counting {
+                inner: io::stdin(),
+                count: read,
+            };
+            stream(BufReader::with_capacity(1 << 20, stdin))
+        }
+        InputPath::File(path) => {
+            let mut file = File::open(path)?;
+            let len = file.metadata()?.len();
+            let mut head = [0u8; 4];
+            let n = read_up_to(&mut file, &mut head)?;
+            if is_zstd(&head[..n]) {
+                let file = File::open(path)?;
+                let counted = Counting {
+                    inner: file,
+                    count: read,
+                };
+                let decoder = zstd::Decoder::new(counted)?;
+                return Ok(Source::Stream(Box::new(decoder)));
+            }
+            if len == 0 {
+                return Ok(Source::Empty);
+            }
+            // SAFETY: the map is read-only and lives as long as the run
+            // reads it. If another process truncates the file meanwhile,
+            // reads past the new end fault (SIGBUS); that is the accepted
+            // risk of every memory-mapped reader (ripgrep's too), and the
+            // user can avoid it by streaming through stdin.
+            let map = unsafe { Mmap::map(&file)? };
+            Ok(Source::Mapped(map))
+        }
+    }
+}
+
+fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
+    let head = r.fill_buf()?;
+    if is_zstd(head) {
+        Ok(Source::Stream(Box::new(zstd::Decoder::with_buffer(r)?)))
+    } else {
+        Ok(Source::Stream(Box::new(r)))
+    }
+}
+
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Reads up to `want` bytes into `buf` (appending); returns how many were
+/// read (fewer only at the end of the stream).
+pub fn fill(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
+    let start = buf.len();
+    buf.resize(start + want, 0);
+    let mut n = 0;
+    while n < want {
+        match r.read(&mut buf[start + n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(start + n);
+                return Err(e);
+            }
+        }
+    }
+    buf.truncate(start + n);
+    Ok(n)
+}

@@ -1,0 +1,28 @@
+//! pgn-arbiter audits chess game databases against the FIDE Laws of Chess.
+//!
+//! The flow, one module per stage:
+//!
+//! ```text
+//! input      open a file (mmap), a .zst or stdin (streamed)
+//!   → pipeline   regions → chunks cut at game boundaries → rayon
+//!   → split      bytes → games (tags + movetext), SPEC's splitting rules
+//!   → parse      movetext → mainline moves (pgn-reader)
+//!   → audit      replay (shakmaty) and apply every rule at every position
+//!   → rules      one file per law: repetition, fifty, dead, result, laws
+//!   → finding    what is reported
+//!   → stats, report   JSON Lines, summary JSON, the human summary
+//! ```
+//!
+//! The contract is SPEC.md: what each check decides and how it is reported.
+
+pub mod audit;
+pub mod cli;
+pub mod finding;
+pub mod input;
+pub mod parse;
+pub mod pipeline;
+pub mod progress;
+pub mod report;
+pub mod rules;
+pub mod split;
+pub mod stats;

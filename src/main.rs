@@ -1,0 +1,13 @@
+//! The `pgn-arbiter` binary: parses the command line and maps the run to an
+//! exit code. The work is in the library.
+
+use clap::Parser;
+use pgn_arbiter::cli::{run_audit, Cli, Command};
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match &cli.command {
+        Command::Audit(args) => run_audit(args),
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,126 @@
+//! The summary for people: a short table to read at a glance.
+
+use std::fmt::Write as _;
+
+use crate::finding::Kind;
+use crate::pipeline::InputOutcome;
+use crate::stats::Stats;
+
+/// `1234567` → `1,234,567`
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn share(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.2}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+/// The human summary of a run.
+pub fn render(outcomes: &[InputOutcome], total: &Stats, seconds: f64, threads: usize) -> String {
+    let mut s = String::new();
+    let width = outcomes
+        .iter()
+        .map(|o| o.name.chars().count())
+        .chain(std::iter::once(5))
+        .max()
+        .unwrap_or(5)
+        .min(60);
+    let _ = writeln!(
+        s,
+        "{:<width$}  {:>11}  {:>11}  {:>8}  {:>8}  {:>12}",
+        "input", "games", "valid", "invalid", "skipped", "plies"
+    );
+    let row = |s: &mut String, name: &str, st: &Stats| {
+        let name: String = if name.chars().count() > width {
+            let tail: String = name
+                .chars()
+                .rev()
+                .take(width - 1)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            format!("…{tail}")
+        } else {
+            name.to_string()
+        };
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>11}  {:>11}  {:>8}  {:>8}  {:>12}{}",
+            name,
+            thousands(st.games),
+            thousands(st.analysed),
+            thousands(st.invalid),
+            thousands(st.skipped),
+            thousands(st.plies),
+            if st.balanced() {
+                ""
+            } else {
+                "  (games read != valid + invalid + skipped!)"
+            }
+        );
+    };
+    for o in outcomes {
+        row(&mut s, &o.name, &o.stats);
+        if let Some(e) = &o.error {
+            let _ = writeln!(s, "  error: {e}");
+        }
+    }
+    if outcomes.len() > 1 {
+        row(&mut s, "total", total);
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<20} {:>14}  {:>11}  {:>8}  {:>16}",
+        "finding", "article", "games", "share", "missed then lost"
+    );
+    for k in Kind::ALL {
+        let article = match k {
+            Kind::DeadPosition => "9.6 / 5.2.2",
+            _ => k.article(crate::rules::laws::Edition::Laws2018),
+        };
+        let lost = if k.is_missed_claim() {
+            thousands(total.missed_then_lost[k.index()])
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "{:<20} {:>14}  {:>11}  {:>8}  {:>16}",
+            k.name(),
+            article,
+            thousands(total.kind_games[k.index()]),
+            share(total.kind_games[k.index()], total.games),
+            lost
+        );
+    }
+    let _ = writeln!(s);
+    let mb = total.bytes as f64 / 1e6;
+    let secs = seconds.max(1e-9);
+    let _ = writeln!(
+        s,
+        "{} games, {:.1} MB in {:.2} s: {} games/s, {:.1} MB/s on {} thread{}; read = valid + invalid + skipped: {}",
+        thousands(total.games),
+        mb,
+        seconds,
+        thousands((total.games as f64 / secs) as u64),
+        mb / secs,
+        threads,
+        if threads == 1 { "" } else { "s" },
+        if total.balanced() { "yes" } else { "NO" }
+    );
+    s
+}

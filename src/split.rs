@@ -1,0 +1,569 @@
+//! Splitting a byte stream into games, and cutting it into chunks that can
+//! be split in parallel.
+//!
+//! The rules are SPEC.md's ("Positions and identity", "Decisions on the
+//! fine print"), read line by line:
+//!
+//! - a game is a tag section (lines whose first non-blank byte is `[`) and
+//!   the movetext after it; a game with no tags is movetext alone;
+//! - movetext ends at a blank line, or at a line starting with `[` in the
+//!   first column, outside a `{comment}`;
+//! - blank lines between the tag section and the movetext do not split the
+//!   game (some exporters write two of them);
+//! - a blank line inside a tag section does not end it, unless the next tag
+//!   repeats a name already seen: then a new game starts;
+//! - `%` escape lines and `;` lines between games and inside a tag section
+//!   are ignored.
+//!
+//! This module touches bytes only: no chess.
+
+use memchr::memchr;
+
+/// A tag's name and raw value.
+pub type TagPair<'a> = (&'a [u8], &'a [u8]);
+
+/// One game's text, as found by [`Splitter`]. Slices borrow the input.
+#[derive(Debug, Clone)]
+pub struct RawGame<'a> {
+    /// Byte offset of the game's first byte (the `[` of its first tag, or its
+    /// first movetext byte) from the start of the splitter's input.
+    pub offset: usize,
+    /// Tag pairs in order, raw (no unescaping); a repeated name keeps both.
+    pub tags: Vec<TagPair<'a>>,
+    /// The movetext, from its first byte to the end of its last line.
+    pub movetext: &'a [u8],
+}
+
+impl<'a> RawGame<'a> {
+    /// The value of a tag; when a name is repeated, the last value wins.
+    pub fn tag(&self, name: &str) -> Option<&'a [u8]> {
+        self.tags
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name.as_bytes())
+            .map(|(_, v)| *v)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Between,
+    Tags,
+    Gap,
+    Move,
+}
+
+/// Where the splitter stood when its input ran out. Used to decide whether
+/// a chunk boundary was a real game boundary (see [`cut_is_sound`]).
+#[derive(Debug, Clone, Default)]
+pub struct EndState {
+    /// `None`: between games. `Some`: a game was open.
+    open: Option<OpenGame>,
+}
+
+#[derive(Debug, Clone)]
+struct OpenGame {
+    state: State,
+    in_brace: bool,
+    /// Offset of the open game (relative to the splitter's input).
+    offset: usize,
+    tag_names: Vec<Vec<u8>>,
+}
+
+impl EndState {
+    /// Offset (relative to the splitter's input) of the game that was still
+    /// open when the input ran out, if any.
+    pub fn open_game_offset(&self) -> Option<usize> {
+        self.open.as_ref().map(|g| g.offset)
+    }
+}
+
+/// Whether input that starts with `next` (a chunk that begins with a `[`
+/// after a blank line) really starts a new game, given where the splitter
+/// stood at the end of the input before it. If not, the two must be split
+/// as one.
+pub fn cut_is_sound(prev: &EndState, next: &[u8]) -> bool {
+    match &prev.open {
+        None => true,
+        Some(g) => {
+            if g.state != State::Gap || g.in_brace {
+                return false;
+            }
+            let line = &next[..memchr(b'\n', next).map_or(next.len(), |i| i + 1)];
+            let (pairs, _) = parse_tag_line(line);
+            match pairs.first() {
+                Some((name, _)) => g.tag_names.iter().any(|n| n.as_slice() == *name),
+                None => false,
+            }
+        }
+    }
+}
+
+/// Iterates over the games of a byte slice.
+pub struct Splitter<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    state: State,
+    in_brace: bool,
+    cur: Option<Builder<'a>>,
+    end: Option<EndState>,
+}
+
+struct Builder<'a> {
+    offset: usize,
+    tags: Vec<TagPair<'a>>,
+    movetext_start: Option<usize>,
+    movetext_end: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn finish(self, buf: &'a [u8]) -> RawGame<'a> {
+        let movetext = match self.movetext_start {
+            Some(s) => &buf[s..self.movetext_end.max(s)],
+            None => &buf[0..0],
+        };
+        RawGame {
+            offset: self.offset,
+            tags: self.tags,
+            movetext,
+        }
+    }
+
+    fn has_name(&self, name: &[u8]) -> bool {
+        self.tags.iter().any(|(n, _)| *n == name)
+    }
+}
+
+impl<'a> Splitter<'a> {
+    pub fn new(buf: &'a [u8]) -> Self {
+        Splitter {
+            buf,
+            pos: 0,
+            state: State::Between,
+            in_brace: false,
+            cur: None,
+            end: None,
+        }
+    }
+
+    /// Where the splitter stood when the input ran out; `None` until
+    /// [`Iterator::next`] has returned `None` once... or the last game.
+    pub fn end_state(&self) -> Option<&EndState> {
+        self.end.as_ref()
+    }
+
+    /// Starts a game at the line `[start, end)`, which begins with `[`
+    /// after blanks; returns the next state.
+    fn start_tag_game(&mut self, start: usize, end: usize) {
+        let line = &self.buf[start..end];
+        let lead = leading_blank(line);
+        self.cur = Some(Builder {
+            offset: start + lead,
+            tags: Vec::new(),
+            movetext_start: None,
+            movetext_end: end,
+        });
+        self.add_tag_line(start, end);
+    }
+
+    fn add_tag_line(&mut self, start: usize, end: usize) {
+        let line = &self.buf[start..end];
+        let (pairs, rest) = parse_tag_line(line);
+        let cur = self.cur.as_mut().expect("open game");
+        cur.tags.extend(pairs);
+        match rest {
+            Some(r) => {
+                cur.movetext_start = Some(start + r);
+                cur.movetext_end = end;
+                self.in_brace = scan_braces(&line[r..], false);
+                self.state = State::Move;
+            }
+            None => self.state = State::Tags,
+        }
+    }
+
+    fn start_movetext(&mut self, start: usize, end: usize) {
+        let cur = self.cur.as_mut().expect("open game");
+        cur.movetext_start = Some(start);
+        cur.movetext_end = end;
+        self.in_brace = scan_braces(&self.buf[start..end], false);
+        self.state = State::Move;
+    }
+
+    fn take(&mut self) -> Option<RawGame<'a>> {
+        self.cur.take().map(|b| b.finish(self.buf))
+    }
+}
+
+impl<'a> Iterator for Splitter<'a> {
+    type Item = RawGame<'a>;
+
+    fn next(&mut self) -> Option<RawGame<'a>> {
+        while self.pos < self.buf.len() {
+            let start = self.pos;
+            let end = memchr(b'\n', &self.buf[start..]).map_or(self.buf.len(), |i| start + i + 1);
+            self.pos = end;
+            let line = &self.buf[start..end];
+            let blank = is_blank(line);
+            let first = line[0];
+            match self.state {
+                State::Between => {
+                    if blank || first == b'%' || first == b';' {
+                        continue;
+                    }
+                    if line[leading_blank(line)..].first() == Some(&b'[') {
+                        self.start_tag_game(start, end);
+                    } else {
+                        self.cur = Some(Builder {
+                            offset: start + leading_blank(line),
+                            tags: Vec::new(),
+                            movetext_start: None,
+                            movetext_end: end,
+                        });
+                        self.start_movetext(start, end);
+                    }
+                }
+                State::Tags | State::Gap => {
+                    if line[leading_blank(line)..].first() == Some(&b'[') {
+                        if self.state == State::Gap {
+                            let (pairs, _) = parse_tag_line(line);
+                            let repeated = match pairs.first() {
+                                Some((name, _)) => {
+                                    self.cur.as_ref().is_some_and(|c| c.has_name(name))
+                                }
+                                None => false,
+                            };
+                            if repeated {
+                                let game = self.take();
+                                self.start_tag_game(start, end);
+                                return game;
+                            }
+                        }
+                        self.add_tag_line(start, end);
+                    } else if blank {
+                        self.state = State::Gap;
+                    } else if first == b'%' || first == b';' {
+                        // ignored inside a tag section
+                    } else {
+                        self.start_movetext(start, end);
+                    }
+                }
+                State::Move => {
+                    if self.in_brace {
+                        self.in_brace = scan_braces(line, true);
+                        self.cur.as_mut().expect("open game").movetext_end = end;
+                    } else if first == b'[' {
+                        let game = self.take();
+                        self.start_tag_game(start, end);
+                        return game;
+                    } else if blank {
+                        self.state = State::Between;
+                        return self.take();
+                    } else {
+                        self.cur.as_mut().expect("open game").movetext_end = end;
+                        if first != b'%' {
+                            self.in_brace = scan_braces(line, false);
+                        }
+                    }
+                }
+            }
+        }
+        if self.end.is_none() {
+            self.end = Some(EndState {
+                open: self.cur.as_ref().map(|c| OpenGame {
+                    state: self.state,
+                    in_brace: self.in_brace,
+                    offset: c.offset,
+                    tag_names: c.tags.iter().map(|(n, _)| n.to_vec()).collect(),
+                }),
+            });
+        }
+        self.take()
+    }
+}
+
+/// Python's `str.isspace` on ASCII, which is what real files use.
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f)
+}
+
+/// A line that holds only whitespace (or nothing).
+#[inline]
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| is_space(b))
+}
+
+#[inline]
+fn leading_blank(line: &[u8]) -> usize {
+    line.iter().take_while(|&&b| is_space(b)).count()
+}
+
+/// Brace state after one movetext line: `{...}` comments span lines, a `;`
+/// outside a comment ends the line.
+fn scan_braces(line: &[u8], mut in_brace: bool) -> bool {
+    for &b in line {
+        if in_brace {
+            if b == b'}' {
+                in_brace = false;
+            }
+        } else if b == b'{' {
+            in_brace = true;
+        } else if b == b';' {
+            break;
+        }
+    }
+    in_brace
+}
+
+/// The tag pairs of a line whose first non-blank byte is `[`, and where the
+/// movetext after them starts on the same line, if any.
+///
+/// A line that is one whole tag (`[Name "value"]`, python-chess's tag
+/// pattern) gives that tag, the value being everything between the first
+/// quote and the last `"]`. Any other line is read as pgn-reader reads it:
+/// several tags on one line, movetext after the last one, a malformed tag
+/// ending the line.
+pub fn parse_tag_line(line: &[u8]) -> (Vec<TagPair<'_>>, Option<usize>) {
+    if let Some(pair) = whole_tag(line) {
+        return (vec![pair], None);
+    }
+    let mut pairs = Vec::new();
+    let mut pos = leading_blank(line);
+    while pos < line.len() && line[pos] == b'[' {
+        match loose_tag(line, pos) {
+            Some((name, value, end)) => {
+                pairs.push((name, value));
+                pos = end;
+            }
+            None => return (pairs, None),
+        }
+    }
+    if is_blank(&line[pos..]) {
+        (pairs, None)
+    } else {
+        (pairs, Some(pos))
+    }
+}
+
+/// `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`
+fn whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let mut end = line.len();
+    while end > 0 && is_space(line[end - 1]) {
+        end -= 1;
+    }
+    let t = &line[..end];
+    if t.first() != Some(&b'[') || !t.ends_with(b"\"]") {
+        return None;
+    }
+    let first = *t.get(1)?;
+    if !first.is_ascii_alphanumeric() {
+        return None;
+    }
+    let mut i = 2;
+    while i < t.len() && (t[i].is_ascii_alphanumeric() || b"_+#=:-".contains(&t[i])) {
+        i += 1;
+    }
+    let name = &t[1..i];
+    let ws = i;
+    while i < t.len() && is_space(t[i]) {
+        i += 1;
+    }
+    if i == ws || t.get(i) != Some(&b'"') {
+        return None;
+    }
+    let value_start = i + 1;
+    let value_end = t.len() - 2;
+    if value_start > value_end {
+        return None;
+    }
+    let value = &t[value_start..value_end];
+    if value.contains(&b'\r') {
+        return None;
+    }
+    Some((name, value))
+}
+
+/// `\[\s*([^\s"\[\]]+)\s*"((?:[^"\\\n]|\\.)*)"[ \t\r\]]*` at `pos`.
+fn loose_tag(line: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
+    let mut i = pos + 1;
+    while i < line.len() && is_space(line[i]) {
+        i += 1;
+    }
+    let name_start = i;
+    while i < line.len() && !is_space(line[i]) && !b"\"[]".contains(&line[i]) {
+        i += 1;
+    }
+    if i == name_start {
+        return None;
+    }
+    let name = &line[name_start..i];
+    while i < line.len() && is_space(line[i]) {
+        i += 1;
+    }
+    if line.get(i) != Some(&b'"') {
+        return None;
+    }
+    i += 1;
+    let value_start = i;
+    loop {
+        match line.get(i) {
+            None | Some(b'\n') => return None,
+            Some(b'"') => break,
+            Some(b'\\') => match line.get(i + 1) {
+                None | Some(b'\n') => return None,
+                Some(_) => i += 2,
+            },
+            Some(_) => i += 1,
+        }
+    }
+    let value = &line[value_start..i];
+    i += 1;
+    while i < line.len() && matches!(line[i], b' ' | b'\t' | b'\r' | b']') {
+        i += 1;
+    }
+    Some((name, value, i))
+}
+
+/// Candidate chunk boundaries: the offset of a `[` that starts a line after
+/// a blank line. Returns the first candidate at or after `from`, if any.
+pub fn next_boundary(buf: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    let finder = memchr::memmem::Finder::new(b"\n[");
+    while at < buf.len() {
+        let hit = at + finder.find(&buf[at..])?;
+        let bracket = hit + 1;
+        // the line before the `\n` at `hit` must be blank
+        let line_start = memchr::memrchr(b'\n', &buf[..hit]).map_or(0, |i| i + 1);
+        if hit > 0 && line_start > 0 && is_blank(&buf[line_start..hit]) && bracket >= from {
+            return Some(bracket);
+        }
+        at = bracket;
+    }
+    None
+}
+
+/// The last candidate boundary in `buf` (see [`next_boundary`]).
+pub fn last_boundary(buf: &[u8]) -> Option<usize> {
+    let mut end = buf.len();
+    let finder = memchr::memmem::FinderRev::new(b"\n[");
+    while let Some(hit) = finder.rfind(&buf[..end]) {
+        let line_start = memchr::memrchr(b'\n', &buf[..hit]).map_or(0, |i| i + 1);
+        if line_start > 0 && is_blank(&buf[line_start..hit]) {
+            return Some(hit + 1);
+        }
+        end = hit;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Game = (usize, Vec<(String, String)>, String);
+
+    fn games(s: &str) -> Vec<Game> {
+        Splitter::new(s.as_bytes())
+            .map(|g| {
+                (
+                    g.offset,
+                    g.tags
+                        .iter()
+                        .map(|(n, v)| {
+                            (
+                                String::from_utf8_lossy(n).into_owned(),
+                                String::from_utf8_lossy(v).into_owned(),
+                            )
+                        })
+                        .collect(),
+                    String::from_utf8_lossy(g.movetext).into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_games() {
+        let g = games("[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 1-0\n\n[Event \"c\"]\n\n1. d4 *\n");
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].0, 0);
+        assert_eq!(g[0].1.len(), 2);
+        assert_eq!(g[0].2, "1. e4 e5 1-0\n");
+        assert_eq!(g[1].0, 38);
+        assert_eq!(g[1].2, "1. d4 *\n");
+    }
+
+    #[test]
+    fn two_blank_lines_between_tags_and_moves_is_one_game() {
+        let g = games("[Event \"a\"]\n\n\n1. e4 *\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].2, "1. e4 *\n");
+    }
+
+    #[test]
+    fn blank_line_in_tag_section_splits_only_on_repeated_name() {
+        let g = games("[Event \"a\"]\n\n[Site \"b\"]\n\n1. e4 *\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].1.len(), 2);
+        let g = games("[Event \"a\"]\n\n[Event \"b\"]\n\n1. e4 *\n");
+        assert_eq!(g.len(), 2);
+        assert!(g[0].2.is_empty());
+        assert_eq!(g[1].0, 13);
+    }
+
+    #[test]
+    fn comment_with_blank_line_and_bracket_does_not_split() {
+        let g = games("[Event \"a\"]\n\n1. e4 {x\n\n[y]\n} e5 *\n\n[Event \"b\"]\n\n1. d4 *\n");
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].2, "1. e4 {x\n\n[y]\n} e5 *\n");
+    }
+
+    #[test]
+    fn tag_line_followed_by_moves_on_same_line() {
+        let g = games("[Result \"1-0\"] 1. e4 1-0\n");
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].1[0].1, "1-0");
+        assert_eq!(g[0].2, "1. e4 1-0\n");
+    }
+
+    #[test]
+    fn tag_value_with_quotes_is_read_greedily() {
+        let (p, _) = parse_tag_line(b"[Event \"a \"b\" c\"]\r\n");
+        assert_eq!(p[0].1, b"a \"b\" c");
+    }
+
+    #[test]
+    fn movetext_without_tags_is_a_game() {
+        let g = games("1. e4 e5 *\n\n1. d4 d5 *\n");
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[1].0, 12);
+    }
+
+    #[test]
+    fn boundaries() {
+        let s = b"[A \"1\"]\n\n1. e4 *\n\n[A \"2\"]\n\n1. d4 *\n  \n[A \"3\"]\n";
+        let b1 = next_boundary(s, 1).unwrap();
+        assert_eq!(&s[b1..b1 + 6], b"[A \"2\"");
+        let b2 = next_boundary(s, b1 + 1).unwrap();
+        assert_eq!(&s[b2..b2 + 6], b"[A \"3\"");
+        assert_eq!(last_boundary(s), Some(b2));
+        assert_eq!(next_boundary(s, b2 + 1), None);
+    }
+
+    #[test]
+    fn cut_inside_comment_is_detected() {
+        let a = b"[Event \"a\"]\n\n1. e4 {x\n\n";
+        let b = b"[y]\n} e5 *\n";
+        let mut sp = Splitter::new(a);
+        while sp.next().is_some() {}
+        assert!(!cut_is_sound(sp.end_state().unwrap(), b));
+        let mut sp = Splitter::new(b"[Event \"a\"]\n\n1. e4 *\n\n");
+        while sp.next().is_some() {}
+        assert!(cut_is_sound(sp.end_state().unwrap(), b"[Event \"b\"]\n"));
+        let mut sp = Splitter::new(b"[Event \"a\"]\n\n");
+        while sp.next().is_some() {}
+        assert!(!cut_is_sound(sp.end_state().unwrap(), b"[Site \"b\"]\n"));
+        assert!(cut_is_sound(sp.end_state().unwrap(), b"[Event \"b\"]\n"));
+    }
+}
