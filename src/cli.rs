@@ -112,11 +112,7 @@ impl Sink for RunSink {
                     self.warned += 1;
                     if self.warned <= MAX_WARNINGS {
                         let at = match mv {
-                            Some(mv) => format!(
-                                "move {}{} {mv}",
-                                f.ply / 2 + 1,
-                                if f.ply % 2 == 0 { "." } else { "..." }
-                            ),
+                            Some(mv) => format!("ply {}, move {mv}", f.ply),
                             None => "start position".to_string(),
                         };
                         eprintln!(

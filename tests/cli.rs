@@ -1,0 +1,236 @@
+//! The command line as a user meets it: inputs of every kind, bad inputs,
+//! exit codes, output channels.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const GAME: &str = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n\n";
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
+}
+
+fn lines(out: &[u8]) -> Vec<serde_json::Value> {
+    std::str::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn plain_zst_and_stdin_give_the_same_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = write(dir.path(), "a.pgn", GAME.as_bytes());
+    // a .zst recognised by its magic bytes, whatever its name
+    let zst = write(dir.path(), "b.data", &zstd(GAME.as_bytes()));
+    let run = |p: &Path| {
+        let out = bin()
+            .args(["audit", "--quiet", "--jsonl", "-"])
+            .arg(p)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let mut v = lines(&out.stdout);
+        for x in &mut v {
+            x["file"] = serde_json::Value::Null;
+        }
+        v
+    };
+    let a = run(&plain);
+    let b = run(&zst);
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0]["kind"], "missed_threefold");
+    assert_eq!(a, b);
+
+    let mut child = bin()
+        .args(["audit", "--quiet", "--jsonl", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&zstd(GAME.as_bytes()))
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut c = lines(&out.stdout);
+    assert_eq!(c[0]["file"], "-");
+    c[0]["file"] = serde_json::Value::Null;
+    assert_eq!(a, c);
+}
+
+#[test]
+fn directories_are_walked_for_pgn_and_pgn_zst() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    write(dir.path(), "x.pgn", GAME.as_bytes());
+    write(&dir.path().join("sub"), "y.pgn.zst", &zstd(GAME.as_bytes()));
+    write(dir.path(), "notes.txt", b"not a pgn");
+    let summary = dir.path().join("s.json");
+    let out = bin()
+        .args(["audit", "--quiet", "--summary-json"])
+        .arg(&summary)
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(summary).unwrap()).unwrap();
+    assert_eq!(s["inputs"].as_array().unwrap().len(), 2);
+    assert_eq!(s["total"]["games_read"], 2);
+}
+
+#[test]
+fn missing_input_exits_2_and_the_others_are_still_processed() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "a.pgn", GAME.as_bytes());
+    let out = bin()
+        .args(["audit", "--quiet", "--jsonl", "-"])
+        .arg(dir.path().join("missing.pgn"))
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.pgn"));
+    assert_eq!(lines(&out.stdout).len(), 1);
+}
+
+#[test]
+fn truncated_zst_reports_an_error_and_keeps_the_games_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // games made different from each other, so that the stream does not
+    // compress to nothing
+    let mut seed: u64 = 7;
+    let many: String = (0..2000)
+        .map(|i| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            GAME.replace("[Event \"t\"]", &format!("[Event \"t{i} {seed:x}\"]"))
+        })
+        .collect();
+    let z = zstd(many.as_bytes());
+    let cut = write(dir.path(), "cut.pgn.zst", &z[..z.len() * 2 / 3]);
+    let summary = dir.path().join("s.json");
+    let out = bin()
+        .args(["audit", "--quiet", "--summary-json"])
+        .arg(&summary)
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cut.pgn.zst") && err.contains("bytes"),
+        "{err}"
+    );
+    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(summary).unwrap()).unwrap();
+    let input = &s["inputs"][0];
+    let read = input["games_read"].as_u64().unwrap();
+    assert!(read > 100 && read < 2000, "{read}");
+    assert_eq!(
+        read,
+        input["analysed"].as_u64().unwrap()
+            + input["invalid"].as_u64().unwrap()
+            + input["skipped"].as_u64().unwrap()
+    );
+    assert!(input["error"].is_string());
+}
+
+#[test]
+fn corrupt_zst_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut z = zstd(GAME.as_bytes());
+    let n = z.len();
+    for b in &mut z[8..n - 4] {
+        *b ^= 0x5a;
+    }
+    let bad = write(dir.path(), "bad.pgn.zst", &z);
+    let out = bin().args(["audit", "--quiet"]).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn closed_stdout_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let many: String = (0..20000).map(|_| GAME).collect();
+    let p = write(dir.path(), "many.pgn", many.as_bytes());
+    let mut child = bin()
+        .args(["audit", "--quiet", "--jsonl", "-"])
+        .arg(&p)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // read one line, then close the pipe
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = [0u8; 64];
+    std::io::Read::read(&mut stdout, &mut buf).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn human_summary_on_stdout_without_jsonl() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "a.pgn", GAME.as_bytes());
+    let out = bin().args(["audit"]).arg(&p).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("missed_threefold"), "{text}");
+    assert!(
+        text.contains("read = valid + invalid + skipped: yes"),
+        "{text}"
+    );
+}
+
+#[test]
+fn latin1_tags_give_valid_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = GAME.replace("[White \"A\"]", "[White \"M\u{fc}ller\"]");
+    let bytes = game.replace('\u{fc}', "\u{1}").into_bytes();
+    let bytes: Vec<u8> = bytes
+        .into_iter()
+        .map(|b| if b == 1 { 0xfc } else { b })
+        .collect();
+    let p = write(dir.path(), "latin1.pgn", &bytes);
+    let out = bin()
+        .args(["audit", "--quiet", "--jsonl", "-"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let v = lines(&out.stdout);
+    assert_eq!(v[0]["White"], "M\u{fffd}ller");
+}
+
+#[test]
+fn usage_error_exits_2() {
+    let out = bin().args(["audit"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args(["audit", "--laws", "1999", "x.pgn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,291 @@
+//! The binary on real data: every file of `../shared/data/` and of its
+//! `edge/` folder runs, accounts for every game, prints whole JSON lines,
+//! and gives the same output whatever the thread count and chunk size; and
+//! the findings equal those of the independent reference
+//! (`../shared/tools/oracle.py`, python-chess) on a sample of files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shared() -> PathBuf {
+    match std::env::var_os("PGN_ARBITER_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+}
+
+struct Run {
+    code: i32,
+    jsonl: Vec<u8>,
+    summary: serde_json::Value,
+    stderr: String,
+}
+
+fn audit(paths: &[&Path], extra: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("f.jsonl");
+    let summary = dir.path().join("s.json");
+    let out = bin()
+        .arg("audit")
+        .args(paths)
+        .arg("--jsonl")
+        .arg(&jsonl)
+        .arg("--summary-json")
+        .arg(&summary)
+        .arg("--quiet")
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "panic on {paths:?}: {stderr}");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        jsonl: std::fs::read(&jsonl).unwrap_or_default(),
+        summary: serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap(),
+        stderr,
+    }
+}
+
+/// Every line is one whole JSON object with the SPEC's fields.
+fn check_lines(jsonl: &[u8]) -> usize {
+    let text = std::str::from_utf8(jsonl).expect("JSON Lines are UTF-8");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "last line is whole"
+    );
+    let mut n = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        for field in [
+            "file",
+            "game",
+            "offset",
+            "kind",
+            "article",
+            "ply",
+            "side",
+            "occurrences",
+            "edition",
+            "White",
+            "Black",
+            "Date",
+            "Result",
+            "Site",
+        ] {
+            assert!(v.get(field).is_some(), "{field} missing in {line}");
+        }
+        n += 1;
+    }
+    n
+}
+
+fn check_accounting(summary: &serde_json::Value) {
+    for input in summary["inputs"].as_array().unwrap() {
+        let g = |k: &str| input[k].as_u64().unwrap();
+        assert_eq!(
+            g("games_read"),
+            g("analysed") + g("invalid") + g("skipped"),
+            "accounting of {}",
+            input["file"]
+        );
+    }
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared().join("data"))
+        .expect("../shared/data")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".pgn.zst"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "the real corpus is there");
+    files
+}
+
+fn edge_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared().join("data/edge"))
+        .expect("../shared/data/edge")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Game counts from `../shared/data/SOURCES.md` (split by tag sections,
+/// a tag section followed by two blank lines being one game).
+#[test]
+fn real_corpus_game_counts_and_accounting() {
+    let expected = [
+        ("engine-tcec-fullcomments-s28-gamelength", 110),
+        ("engine-tcec-nocomments", 27_532),
+        ("online-chesscom", 1_412),
+        ("online-fics", 1_418),
+        ("online-lichess", 8_980),
+        ("otb-masters-pgnmentor-2", 214_847),
+        ("otb-masters-pgnmentor", 118_604),
+        ("otb-twic-events", 24_003),
+    ];
+    let files = corpus_files();
+    let paths: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let run = audit(&paths, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_accounting(&run.summary);
+    check_lines(&run.jsonl);
+    for input in run.summary["inputs"].as_array().unwrap() {
+        let file = input["file"].as_str().unwrap();
+        let name = Path::new(file).file_name().unwrap().to_string_lossy();
+        let stem = name.trim_end_matches(".pgn.zst");
+        if let Some((_, n)) = expected.iter().find(|(s, _)| *s == stem) {
+            assert_eq!(input["games_read"].as_u64().unwrap(), *n, "games in {file}");
+        }
+    }
+}
+
+/// Output is byte-identical for any thread count and chunk size, and equal
+/// to a sequential pass (one thread, one chunk per region).
+#[test]
+fn thread_count_and_chunk_size_do_not_change_output() {
+    let files = corpus_files();
+    let small: Vec<&Path> = files
+        .iter()
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            s.contains("online-") || s.contains("fullcomments") || s.contains("twic")
+        })
+        .map(|p| p.as_path())
+        .collect();
+    let sequential = audit(
+        &small,
+        &[
+            "--threads",
+            "1",
+            "--chunk-size",
+            "1000000000",
+            "--region-size",
+            "1000000000",
+        ],
+    );
+    assert!(!sequential.jsonl.is_empty());
+    for extra in [
+        &["--threads", "2"][..],
+        &[
+            "--threads",
+            "2",
+            "--chunk-size",
+            "4096",
+            "--region-size",
+            "65536",
+        ],
+        &[
+            "--threads",
+            "3",
+            "--chunk-size",
+            "100",
+            "--region-size",
+            "1000",
+        ],
+    ] {
+        let run = audit(&small, extra);
+        assert_eq!(run.code, 0);
+        assert!(
+            run.jsonl == sequential.jsonl,
+            "output differs with {extra:?}"
+        );
+        assert_eq!(run.summary["total"], sequential.summary["total"]);
+    }
+}
+
+/// Every edge-case file: no panic, exit 0, every game accounted for, whole
+/// JSON lines, and the same output with tiny chunks on 2 threads.
+#[test]
+fn edge_files_run_cleanly() {
+    let files = edge_files();
+    assert!(files.len() > 100);
+    for f in &files {
+        let run = audit(&[f.as_path()], &["--threads", "1"]);
+        assert_eq!(run.code, 0, "{}: {}", f.display(), run.stderr);
+        check_accounting(&run.summary);
+        check_lines(&run.jsonl);
+        let tiny = audit(
+            &[f.as_path()],
+            &[
+                "--threads",
+                "2",
+                "--chunk-size",
+                "64",
+                "--region-size",
+                "256",
+            ],
+        );
+        assert!(
+            tiny.jsonl == run.jsonl,
+            "{}: chunking changed the output",
+            f.display()
+        );
+    }
+}
+
+fn python_with_chess() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess; assert chess.__version__ == '1.11.2'"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The differential check: the oracle (python-chess) and pgn-arbiter agree
+/// on every finding. Requires python3 with chess==1.11.2 and zstd (CI
+/// installs them); set PGN_ARBITER_SKIP_ORACLE=1 to skip it knowingly.
+#[test]
+fn findings_equal_the_oracle_on_a_sample() {
+    if std::env::var_os("PGN_ARBITER_SKIP_ORACLE").is_some() {
+        eprintln!("skipped: PGN_ARBITER_SKIP_ORACLE is set");
+        return;
+    }
+    assert!(
+        python_with_chess(),
+        "python3 with chess==1.11.2 is needed (pip install chess==1.11.2), or set PGN_ARBITER_SKIP_ORACLE=1"
+    );
+    let tools = shared().join("tools");
+    let dir = tempfile::tempdir().unwrap();
+    let mut sample: Vec<PathBuf> = corpus_files()
+        .into_iter()
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            s.contains("online-fics") || s.contains("online-chesscom") || s.contains("fullcomments")
+        })
+        .collect();
+    sample.extend(edge_files());
+    let mut failures = Vec::new();
+    for (i, f) in sample.iter().enumerate() {
+        let reference = dir.path().join(format!("ref{i}.jsonl"));
+        let out = Command::new("python3")
+            .arg(tools.join("oracle.py"))
+            .arg(f)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "oracle failed on {}", f.display());
+        std::fs::write(&reference, &out.stdout).unwrap();
+        let run = audit(&[f.as_path()], &[]);
+        let candidate = dir.path().join(format!("cand{i}.jsonl"));
+        std::fs::write(&candidate, &run.jsonl).unwrap();
+        let cmp = Command::new("python3")
+            .arg(tools.join("compare.py"))
+            .arg(&reference)
+            .arg(&candidate)
+            .output()
+            .unwrap();
+        if !cmp.status.success() {
+            failures.push(format!(
+                "{}:\n{}",
+                f.display(),
+                String::from_utf8_lossy(&cmp.stdout)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
