@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Throughput of pgn-arbiter beside its peers, measured in one run on the
+# same inputs (these machines are shared and noisy: read the ratios).
+#
+#   scripts/bench.sh FILE.pgn[.zst]...
+#
+# For each input: `pgn-arbiter audit` at 1 thread and at all threads
+# (every check, JSON Lines to /dev/null), pgn-extract -r (validation only,
+# Debian's pgn-extract; plain files only) and, for .zst inputs,
+# `zstd -dc > /dev/null` as the floor. Each command runs REPEAT times (default
+# 3); the best wall time counts. Needs: a release build (cargo build --release),
+# /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin="$here/target/release/pgn-arbiter"
+repeat=${REPEAT:-3}
+cores=$(nproc)
+pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+[ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
+
+best() { # best wall seconds and max RSS (KB) of a command over $repeat runs
+  local b="" rss=0 t m
+  for _ in $(seq "$repeat"); do
+    read -r t m < <( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 )
+    if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{exit !(a<b)}'; then b=$t; fi
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  echo "$b $rss"
+}
+
+printf "%-42s %-26s %8s %9s %11s %8s %8s\n" input tool seconds MB/s games/s RSS_MB ratio
+for f in "$@"; do
+  name=$(basename "$f")
+  size=$(stat -c %s "$f")
+  case "$f" in *.zst) mb=$(zstd -dc "$f" | wc -c);; *) mb=$size;; esac
+  games=$("$bin" audit "$f" --quiet --summary-json - | python3 -c "import json,sys; print(json.load(sys.stdin)['total']['games_read'])")
+  declare -A secs=()
+  row() { # tool-label seconds rss reference-seconds
+    local mbs gps ratio
+    mbs=$(awk -v b="$mb" -v s="$2" 'BEGIN{printf "%.1f", b/1e6/(s>0?s:1e-3)}')
+    gps=$(awk -v g="$games" -v s="$2" 'BEGIN{printf "%.0f", g/(s>0?s:1e-3)}')
+    ratio=$(awk -v r="${4:-}" -v s="$2" 'BEGIN{ if (r=="") print "-"; else printf "%.2fx", r/(s>0?s:1e-3)}')
+    printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "$1" "$2" "$mbs" "$gps" "$(( $3 / 1024 ))" "$ratio"
+  }
+  ref=""
+  if [[ "$f" != *.zst ]] && [ -x "$pgnextract" ]; then
+    read -r s r < <(best "$pgnextract" -r -s "$f")
+    ref=$s
+    row "pgn-extract -r" "$s" "$r" ""
+  fi
+  if [[ "$f" == *.zst ]]; then
+    read -r s r < <(best zstd -dc "$f")
+    row "zstd -dc (floor)" "$s" "$r" ""
+  fi
+  read -r s r < <(best "$bin" audit "$f" --quiet --threads 1 --jsonl /dev/null)
+  one=$s
+  row "pgn-arbiter 1 thread" "$s" "$r" "$ref"
+  read -r s r < <(best "$bin" audit "$f" --quiet --threads "$cores" --jsonl /dev/null)
+  row "pgn-arbiter $cores threads" "$s" "$r" "$ref"
+  printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  ($cores threads vs 1)" "" "" "" "" "$(awk -v a="$one" -v b="$s" 'BEGIN{printf "%.2fx", a/(b>0?b:1e-3)}')"
+done
+echo "ratio: the reference (pgn-extract -r) time divided by this time; cores: $cores; repeat: $repeat (best time)"
