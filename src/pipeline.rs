@@ -199,6 +199,7 @@ impl Pipeline {
         let mut first = true;
         let mut error = None;
         let mut total: u64 = 0;
+        let mut threshold = self.cfg.region_size.max(1);
         for msg in rx.iter() {
             let bytes = match msg {
                 Ok(b) => b,
@@ -217,12 +218,18 @@ impl Pipeline {
                 pending.drain(..bom);
                 base = bom as u64;
             }
-            if pending.len() >= self.cfg.region_size {
+            if pending.len() >= threshold {
+                // A game longer than a region (or a comment never closed)
+                // doubles the region rather than being split again and again.
+                threshold = pending.len().saturating_mul(2);
                 if let Some(b) = split::last_boundary(&pending) {
                     let (reports, consumed) = self.process(&pending[..b], false);
                     emit.all(reports, base)?;
                     pending.drain(..consumed);
                     base += consumed as u64;
+                    if consumed > 0 {
+                        threshold = self.cfg.region_size.max(1);
+                    }
                 }
             }
         }
