@@ -17,11 +17,16 @@ repeat=${REPEAT:-3}
 cores=$(nproc)
 pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
+# the bare replay baseline (benches/replay_baseline.rs): pgn-reader + shakmaty only
+baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
 
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 best() { # best wall seconds and max RSS (KB) of a command over $repeat runs
   local b="" rss=0 t m
   for _ in $(seq "$repeat"); do
-    read -r t m < <( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 )
+    /usr/bin/time -o "$tmp" -f "%e %M" "$@" >/dev/null 2>&1 || true
+    read -r t m < "$tmp"
     if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{exit !(a<b)}'; then b=$t; fi
     [ "$m" -gt "$rss" ] && rss=$m
   done
@@ -34,7 +39,7 @@ for f in "$@"; do
   size=$(stat -c %s "$f")
   case "$f" in *.zst) mb=$(zstd -dc "$f" | wc -c);; *) mb=$size;; esac
   games=$("$bin" audit "$f" --quiet --summary-json - | python3 -c "import json,sys; print(json.load(sys.stdin)['total']['games_read'])")
-  declare -A secs=()
+  base=""
   row() { # tool-label seconds rss reference-seconds
     local mbs gps ratio
     mbs=$(awk -v b="$mb" -v s="$2" 'BEGIN{printf "%.1f", b/1e6/(s>0?s:1e-3)}')
@@ -47,6 +52,13 @@ for f in "$@"; do
     read -r s r < <(best "$pgnextract" -r -s "$f")
     ref=$s
     row "pgn-extract -r" "$s" "$r" ""
+    read -r s r < <(best "$pgnextract" --repetition -s -o /dev/null "$f")
+    row "pgn-extract --repetition" "$s" "$r" "$ref"
+  fi
+  if [[ "$f" != *.zst ]] && [ -x "$baseline" ]; then
+    read -r s r < <(best "$baseline" "$f")
+    base=$s
+    row "replay baseline (1 thread)" "$s" "$r" "$ref"
   fi
   if [[ "$f" == *.zst ]]; then
     read -r s r < <(best zstd -dc "$f")
@@ -55,6 +67,9 @@ for f in "$@"; do
   read -r s r < <(best "$bin" audit "$f" --quiet --threads 1 --jsonl /dev/null)
   one=$s
   row "pgn-arbiter 1 thread" "$s" "$r" "$ref"
+  if [ -n "${base:-}" ]; then
+    printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  (1 thread vs baseline)" "" "" "" "" "$(awk -v a="$base" -v b="$one" 'BEGIN{printf "%.2fx", a/(b>0?b:1e-3)}')"
+  fi
   read -r s r < <(best "$bin" audit "$f" --quiet --threads "$cores" --jsonl /dev/null)
   row "pgn-arbiter $cores threads" "$s" "$r" "$ref"
   printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  ($cores threads vs 1)" "" "" "" "" "$(awk -v a="$one" -v b="$s" 'BEGIN{printf "%.2fx", a/(b>0?b:1e-3)}')"
