@@ -1,13 +1,12 @@
 //! Auditing one game: replay the mainline from P0 and apply every rule at
 //! every position (SPEC "What is checked in each game").
 
-use shakmaty::{
-    fen::Fen, san::San, zobrist::Zobrist64, CastlingMode, Chess, Color, EnPassantMode, Move,
-    MoveList, Position,
-};
+use std::cell::Cell;
+
+use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Color, Move, MoveList, Position};
 
 use crate::finding::{Detail, Finding, Kind, Outcome, Via};
-use crate::parse::{tag_text, trim, Mainline, Variant};
+use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
 use crate::rules::{dead, fifty, laws::Edition, repetition::RepetitionTable, result};
 use crate::split::RawGame;
 
@@ -143,6 +142,19 @@ impl Auditor {
 
     /// Audits one game.
     pub fn audit(&mut self, game: &RawGame<'_>, laws: Laws) -> GameReport {
+        let next = Cell::new(&[][..]);
+        let mut reader = MovetextReader::new(&next);
+        self.audit_with(game, laws, &mut reader)
+    }
+
+    /// Audits one game, reading its movetext with `reader` (one reader can
+    /// serve every game of a chunk).
+    pub fn audit_with<'a>(
+        &mut self,
+        game: &RawGame<'a>,
+        laws: Laws,
+        reader: &mut MovetextReader<'a>,
+    ) -> GameReport {
         let edition = match laws {
             Laws::Auto => Edition::from_date(game.tag("Date")),
             Laws::Fixed(e) => e,
@@ -160,7 +172,7 @@ impl Auditor {
             report.status = Status::Skipped;
             return report;
         }
-        self.mainline.read(game.movetext);
+        reader.read(game.movetext, &mut self.mainline);
         // SPEC: the Result tag; when it is missing, the result token at the
         // end of the movetext; `*` means unknown.
         let result: &[u8] = match game.tag("Result") {
@@ -214,7 +226,6 @@ impl Auditor {
         let automatic = edition.has_automatic_draws();
 
         let mut pos = p0;
-        let mut hash: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
         let mut invalid: Option<Finding> = None;
         let mut legal = MoveList::new();
         let mut ply: u32 = 0;
@@ -248,23 +259,20 @@ impl Auditor {
                 }
             };
 
-            let count = table.push(&pos, hash);
+            let count = table.push(&pos);
             let clock = pos.halfmoves();
-            let needs_legal = count >= 3 || clock >= 99 || table.has_targets(!turn);
-            if needs_legal {
-                legal = pos.legal_moves();
-            }
 
-            // Art. 9.2: (b) occurred, else (a) announced.
-            if needs_legal && !legal.is_empty() {
-                if count >= 3 {
-                    threefold.hit(ply, turn, Via::Occurred);
-                } else if table.can_announce(&pos, hash, &legal) {
-                    threefold.hit(ply, turn, Via::Announced);
-                }
+            // Art. 9.2: (b) occurred, else (a) announced. A position that
+            // occurred before had a move played from it, so it is neither
+            // mate nor stalemate: no move generation is needed here.
+            if count >= 3 {
+                threefold.hit(ply, turn, Via::Occurred);
+            } else if table.has_targets(!turn) && table.can_announce(&pos) {
+                threefold.hit(ply, turn, Via::Announced);
             }
             // Art. 9.3
             if clock >= 99 {
+                legal = pos.legal_moves();
                 if let Some(via) = fifty::claim(&pos, &legal) {
                     fifty_claims.hit(ply, turn, via);
                 }
@@ -290,17 +298,14 @@ impl Auditor {
             let Some(m) = next else { break };
             // After an irreversible move no earlier position can recur: a
             // capture or pawn move, a move from a position with a legal e.p.
-            // capture, or a change of castling rights.
+            // capture, or a change of castling rights (see rules::repetition).
             let rights = pos.castles().castling_rights();
-            let irreversible = m.is_zeroing() || pos.ep_square(EnPassantMode::Legal).is_some();
-            let updated = pos.update_zobrist_hash(hash, m, EnPassantMode::Legal);
+            let from_ep = pos.legal_ep_square().is_some();
+            let mover = pos.turn();
             pos.play_unchecked(m);
-            let irreversible = irreversible || pos.castles().castling_rights() != rights;
-            hash = match updated {
-                Some(h) => h,
-                None => pos.zobrist_hash(EnPassantMode::Legal),
-            };
-            if irreversible {
+            let reversible =
+                !from_ep && pos.castles().castling_rights() == rights && table.advance(&m, mover);
+            if !reversible {
                 table.clear();
             }
             ply += 1;

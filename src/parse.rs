@@ -6,6 +6,8 @@
 //! collects the mainline moves and result tokens. Variations, comments and
 //! NAGs are skipped by pgn-reader's defaults.
 
+use std::cell::Cell;
+use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgn_reader::{Reader, SanPlus, Visitor};
@@ -22,21 +24,65 @@ pub struct Mainline {
     pub truncated: bool,
 }
 
-impl Mainline {
-    /// Reads `movetext` into `self`, reusing its allocation.
-    pub fn read(&mut self, movetext: &[u8]) {
-        self.sans.clear();
-        self.result_token = None;
-        self.truncated = false;
+/// The bytes pgn-reader reads next: one game's movetext at a time, so that
+/// one reader (and its buffer) serves every game of a chunk.
+struct Feed<'a> {
+    next: &'a Cell<&'a [u8]>,
+}
+
+impl Read for Feed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut rest = self.next.get();
+        let n = rest.read(buf)?;
+        self.next.set(rest);
+        Ok(n)
+    }
+}
+
+/// Reads the movetext of game after game with one pgn-reader.
+pub struct MovetextReader<'a> {
+    next: &'a Cell<&'a [u8]>,
+    reader: Reader<Feed<'a>>,
+}
+
+impl<'a> MovetextReader<'a> {
+    pub fn new(next: &'a Cell<&'a [u8]>) -> Self {
+        MovetextReader {
+            next,
+            reader: Reader::new(Feed { next }),
+        }
+    }
+
+    /// Reads `movetext` into `line`, reusing its allocation.
+    pub fn read(&mut self, movetext: &'a [u8], line: &mut Mainline) {
+        line.sans.clear();
+        line.result_token = None;
+        line.truncated = false;
         if movetext.is_empty() {
             return;
         }
-        let mut reader = Reader::new(movetext);
-        let mut collector = Collector { line: self };
-        // Only the first game: the slice holds exactly one game's movetext.
-        if reader.read_game(&mut collector).is_err() {
-            self.truncated = true;
+        // pgn-reader ends a game at EOF, a blank line or a `[` line; the
+        // splitter cuts movetext so that only EOF ends it, leaving the
+        // reader empty. Should anything be left over, start afresh.
+        if !self.reader.buffer().is_empty() || !self.next.get().is_empty() {
+            self.next.set(&[]);
+            self.reader = Reader::new(Feed { next: self.next });
         }
+        self.next.set(movetext);
+        let mut collector = Collector { line };
+        if self.reader.read_game(&mut collector).is_err() {
+            line.truncated = true;
+        }
+    }
+}
+
+impl Mainline {
+    /// Reads `movetext` into `self` with a reader of its own.
+    pub fn read(&mut self, movetext: &[u8]) {
+        let next = Cell::new(movetext);
+        let mut reader = MovetextReader::new(&next);
+        next.set(&[]);
+        reader.read(movetext, self);
     }
 }
 

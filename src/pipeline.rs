@@ -10,6 +10,7 @@
 //! split and audited again together with the next chunk. The result is the
 //! same as a sequential pass, whatever the chunk size or thread count.
 
+use std::cell::Cell;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
@@ -19,6 +20,7 @@ use rayon::prelude::*;
 
 use crate::audit::{Auditor, GameReport, Laws};
 use crate::input::{self, NamedInput, Source};
+use crate::parse::MovetextReader;
 use crate::split::{self, EndState, Splitter};
 use crate::stats::Stats;
 
@@ -303,10 +305,12 @@ impl Pipeline {
 
 fn audit_piece(buf: &[u8], start: usize, end: usize, laws: Laws) -> Piece {
     let mut auditor = Auditor::new();
+    let next = Cell::new(&[][..]);
+    let mut movetext = MovetextReader::new(&next);
     let mut splitter = Splitter::new(&buf[start..end]);
     let mut reports = Vec::new();
     for game in splitter.by_ref() {
-        let mut report = auditor.audit(&game, laws);
+        let mut report = auditor.audit_with(&game, laws, &mut movetext);
         report.offset += start as u64;
         reports.push(report);
     }

@@ -302,18 +302,26 @@ fn leading_blank(line: &[u8]) -> usize {
 /// Brace state after one movetext line: `{...}` comments span lines, a `;`
 /// outside a comment ends the line.
 fn scan_braces(line: &[u8], mut in_brace: bool) -> bool {
-    for &b in line {
+    let mut rest = line;
+    loop {
         if in_brace {
-            if b == b'}' {
-                in_brace = false;
+            match memchr(b'}', rest) {
+                Some(i) => {
+                    in_brace = false;
+                    rest = &rest[i + 1..];
+                }
+                None => return true,
             }
-        } else if b == b'{' {
-            in_brace = true;
-        } else if b == b';' {
-            break;
+        } else {
+            match memchr::memchr2(b'{', b';', rest) {
+                Some(i) if rest[i] == b'{' => {
+                    in_brace = true;
+                    rest = &rest[i + 1..];
+                }
+                _ => return false,
+            }
         }
     }
-    in_brace
 }
 
 /// The tag pairs of a line whose first non-blank byte is `[`, and where the
