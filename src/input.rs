@@ -81,7 +81,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 
 /// The bytes of an input: mapped whole, or a stream of uncompressed bytes.
 pub enum Source {
-    Mapped(Mmap),
+    Mapped(Mapped),
     /// An empty file (which cannot be mapped).
     Empty,
     Stream(Box<dyn Read + Send>),
@@ -146,7 +146,44 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
             // risk of every memory-mapped reader (ripgrep's too), and the
             // user can avoid it by streaming through stdin.
             let map = unsafe { Mmap::map(&file)? };
-            Ok(Source::Mapped(map))
+            // Only a hint: read ahead, the file is read once from start to end.
+            let _ = map.advise(memmap2::Advice::Sequential);
+            Ok(Source::Mapped(Mapped { map, released: 0 }))
+        }
+    }
+}
+
+/// A memory-mapped file whose pages are given back once read, so that the
+/// resident memory of a run does not grow with the size of the file.
+pub struct Mapped {
+    map: Mmap,
+    released: usize,
+}
+
+impl Mapped {
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// The bytes before `pos` will not be read again: drop their pages
+    /// from this process (the page cache keeps them).
+    pub fn release_before(&mut self, pos: usize) {
+        const PAGE: usize = 4096;
+        let end = pos / PAGE * PAGE;
+        if end > self.released {
+            // SAFETY: MADV_DONTNEED on a read-only, private file mapping only
+            // drops this process's copies of the pages; were they read again
+            // they would be read back from the file, unchanged. Nothing holds
+            // a slice into the released range: regions before `pos` have
+            // been audited and their reports own their data.
+            let _ = unsafe {
+                self.map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    self.released,
+                    end - self.released,
+                )
+            };
+            self.released = end;
         }
     }
 }

@@ -128,7 +128,7 @@ impl Pipeline {
         };
         match source {
             Source::Empty => {}
-            Source::Mapped(map) => self.run_mapped(&map, &mut emit)?,
+            Source::Mapped(mut map) => self.run_mapped(&mut map, &mut emit)?,
             Source::Stream(r) => {
                 if let Some(e) = self.run_stream(r, &mut emit)? {
                     outcome.error = Some(e);
@@ -138,10 +138,12 @@ impl Pipeline {
         Ok(outcome)
     }
 
-    fn run_mapped(&self, data: &[u8], emit: &mut Emitter<'_>) -> io::Result<()> {
-        let mut pos = bom_len(data);
-        emit.stats.bytes = data.len() as u64;
-        while pos < data.len() {
+    fn run_mapped(&self, map: &mut input::Mapped, emit: &mut Emitter<'_>) -> io::Result<()> {
+        let len = map.bytes().len();
+        let mut pos = bom_len(map.bytes());
+        emit.stats.bytes = len as u64;
+        while pos < len {
+            let data = map.bytes();
             let mut window = self.cfg.region_size.max(1);
             loop {
                 let end = pos.saturating_add(window);
@@ -163,6 +165,7 @@ impl Pipeline {
                 }
                 window = window.saturating_mul(2);
             }
+            map.release_before(pos);
         }
         Ok(())
     }
