@@ -6,14 +6,20 @@
 #
 # For each input: `pgn-arbiter audit` at 1 thread and at all threads
 # (every check, JSON Lines to /dev/null), pgn-extract -r (validation only,
-# Debian's pgn-extract; plain files only) and, for .zst inputs,
-# `zstd -dc > /dev/null` as the floor. Each command runs REPEAT times (default
+# Debian's pgn-extract; plain files only), the bare replay baseline
+# (benches/replay_baseline.rs, plain files only), python-chess with every
+# claim check (../shared/tools/oracle.py on the first $ORACLE_GAMES games, default
+# 2000; its ratio is by games/s) and, for .zst inputs, `zstd -dc > /dev/null`
+# as the floor. Every run also checks that pgn-arbiter's findings at 1 and at
+# all threads are byte-identical. Each command runs REPEAT times (default
 # 3); the best wall time counts. Needs: a release build (cargo build --release),
 # /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin="$here/target/release/pgn-arbiter"
 repeat=${REPEAT:-3}
+oracle_games=${ORACLE_GAMES:-2000}
+oracle="$here/../shared/tools/oracle.py"
 cores=$(nproc)
 pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
@@ -21,7 +27,7 @@ pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.one" "$tmp.all"' EXIT
 best() { # best wall seconds and max RSS (KB) of a command over $repeat runs
   local b="" rss=0 t m
   for _ in $(seq "$repeat"); do
@@ -64,6 +70,15 @@ for f in "$@"; do
     read -r s r < <(best zstd -dc "$f")
     row "zstd -dc (floor)" "$s" "$r" ""
   fi
+  if [ -f "$oracle" ] && python3 -c "import chess" 2>/dev/null; then
+    read -r s r < <(best python3 "$oracle" "$f" --limit "$oracle_games")
+    # games/s over the sample; ratio: pgn-arbiter 1 thread games/s over this
+    ogps=$(awk -v g="$oracle_games" -v s="$s" 'BEGIN{printf "%.0f", g/(s>0?s:1e-3)}')
+    printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "python-chess ($oracle_games games)" "$s" "-" "$ogps" "$(( r / 1024 ))" "-"
+  fi
+  "$bin" audit "$f" --quiet --threads 1 --jsonl "$tmp.one" 2>/dev/null || true
+  "$bin" audit "$f" --quiet --threads "$cores" --jsonl "$tmp.all" 2>/dev/null || true
+  if cmp -s "$tmp.one" "$tmp.all"; then same=yes; else same=NO; fi
   read -r s r < <(best "$bin" audit "$f" --quiet --threads 1 --jsonl /dev/null)
   one=$s
   row "pgn-arbiter 1 thread" "$s" "$r" "$ref"
@@ -73,5 +88,10 @@ for f in "$@"; do
   read -r s r < <(best "$bin" audit "$f" --quiet --threads "$cores" --jsonl /dev/null)
   row "pgn-arbiter $cores threads" "$s" "$r" "$ref"
   printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  ($cores threads vs 1)" "" "" "" "" "$(awk -v a="$one" -v b="$s" 'BEGIN{printf "%.2fx", a/(b>0?b:1e-3)}')"
+  if [ -n "${ogps:-}" ]; then
+    printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  (1 thread vs python-chess)" "" "" "" "" "$(awk -v g="$games" -v s="$one" -v o="$ogps" 'BEGIN{printf "%.0fx", g/(s>0?s:1e-3)/o}')"
+  fi
+  echo "$name: findings at 1 and $cores threads byte-identical: $same ($(wc -l < "$tmp.one") findings)"
+  ogps=""
 done
 echo "ratio: the reference (pgn-extract -r) time divided by this time; cores: $cores; repeat: $repeat (best time)"
