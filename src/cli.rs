@@ -96,7 +96,8 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_INPUT_OR_USAGE: i32 = 2;
 
 /// Writes findings and remembers the first invalid games for a warning.
-struct RunSink {
+struct RunSink<'a> {
+    bar: &'a Bar,
     jsonl: Option<JsonlSink<Box<dyn Write>>>,
     warnings: bool,
     warned: usize,
@@ -104,7 +105,7 @@ struct RunSink {
 
 const MAX_WARNINGS: usize = 20;
 
-impl Sink for RunSink {
+impl Sink for RunSink<'_> {
     fn game(&mut self, file: &str, index: u64, report: &GameReport) -> io::Result<()> {
         if self.warnings {
             for f in &report.findings {
@@ -115,10 +116,10 @@ impl Sink for RunSink {
                             Some(mv) => format!("ply {}, move {mv}", f.ply),
                             None => "start position".to_string(),
                         };
-                        eprintln!(
+                        self.bar.println(&format!(
                             "pgn-arbiter: {file}: game {index} (byte {}): {at}: {reason}",
                             report.offset
-                        );
+                        ));
                     }
                 }
             }
@@ -193,6 +194,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         .sum();
     let bar = Bar::new(!args.quiet, sizes);
     let mut sink = RunSink {
+        bar: &bar,
         jsonl,
         warnings: !args.quiet,
         warned: 0,
@@ -202,7 +204,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     for input in &inputs {
         let outcome = pipeline.run(input, &mut sink, &bar)?;
         if let Some(e) = &outcome.error {
-            eprintln!("pgn-arbiter: {}: {e}", outcome.name);
+            bar.println(&format!("pgn-arbiter: {}: {e}", outcome.name));
             code = EXIT_INPUT_OR_USAGE;
         }
         let size = match &input.path {

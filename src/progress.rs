@@ -42,6 +42,14 @@ impl Bar {
         self.done_games.set(self.done_games.get() + games);
     }
 
+    /// Prints a line on stderr without breaking the bar.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(b) => b.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     pub fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
