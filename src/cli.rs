@@ -55,8 +55,8 @@ pub struct AuditArgs {
     /// Target chunk size in bytes (testing and tuning).
     #[arg(long, hide = true, default_value_t = 1 << 20)]
     pub chunk_size: usize,
-    /// Region size in bytes (testing and tuning).
-    #[arg(long, hide = true, default_value_t = 32 << 20)]
+    /// Stream region size in bytes (testing and tuning).
+    #[arg(long, hide = true, default_value_t = 4 << 20)]
     pub region_size: usize,
 }
 

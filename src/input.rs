@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use memmap2::Mmap;
@@ -148,7 +148,10 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
             let map = unsafe { Mmap::map(&file)? };
             // Only a hint: read ahead, the file is read once from start to end.
             let _ = map.advise(memmap2::Advice::Sequential);
-            Ok(Source::Mapped(Mapped { map, released: 0 }))
+            Ok(Source::Mapped(Mapped {
+                map,
+                released: AtomicUsize::new(0),
+            }))
         }
     }
 }
@@ -157,7 +160,13 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
 /// resident memory of a run does not grow with the size of the file.
 pub struct Mapped {
     map: Mmap,
-    released: usize,
+    released: AtomicUsize,
+}
+
+impl AsRef<[u8]> for Mapped {
+    fn as_ref(&self) -> &[u8] {
+        &self.map
+    }
 }
 
 impl Mapped {
@@ -167,10 +176,11 @@ impl Mapped {
 
     /// The bytes before `pos` will not be read again: drop their pages
     /// from this process (the page cache keeps them).
-    pub fn release_before(&mut self, pos: usize) {
+    pub fn release_before(&self, pos: usize) {
         const PAGE: usize = 4096;
         let end = pos / PAGE * PAGE;
-        if end > self.released {
+        let released = self.released.load(Ordering::Relaxed);
+        if end > released {
             // SAFETY: MADV_DONTNEED on a read-only, private file mapping only
             // drops this process's copies of the pages; were they read again
             // they would be read back from the file, unchanged. Nothing holds
@@ -179,11 +189,11 @@ impl Mapped {
             let _ = unsafe {
                 self.map.unchecked_advise_range(
                     memmap2::UncheckedAdvice::DontNeed,
-                    self.released,
-                    end - self.released,
+                    released,
+                    end - released,
                 )
             };
-            self.released = end;
+            self.released.store(end, Ordering::Relaxed);
         }
     }
 }

@@ -1,5 +1,10 @@
-//! Per input: bytes → regions → chunks cut at game boundaries → games
-//! audited in parallel (rayon) → reports in input order.
+//! Per input: bytes → chunks cut at game boundaries → games audited in
+//! parallel (rayon) → reports in input order.
+//!
+//! The main thread cuts chunks and hands them to the pool, a bounded number
+//! at a time, and takes the results back in input order: the pool never
+//! waits for the output, and a stream is decompressed on a thread of its own
+//! ahead of both.
 //!
 //! A chunk boundary is a `[` at the start of a line after a blank line. It
 //! can be wrong: a comment may hold a blank line and a `[`, and a blank line
@@ -11,12 +16,11 @@
 //! same as a sequential pass, whatever the chunk size or thread count.
 
 use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
-
-use rayon::prelude::*;
 
 use crate::audit::{Auditor, GameReport, Laws};
 use crate::input::{self, NamedInput, Source};
@@ -32,8 +36,8 @@ pub struct Config {
     pub threads: usize,
     /// Target size of a chunk handed to one worker.
     pub chunk_size: usize,
-    /// Bytes handled between two ordered outputs (and read ahead from a
-    /// stream).
+    /// Size of the regions a stream is read in (a few are in flight at
+    /// once; a mapped file needs none).
     pub region_size: usize,
 }
 
@@ -43,7 +47,7 @@ impl Default for Config {
             laws: Laws::Auto,
             threads: 0,
             chunk_size: 1 << 20,
-            region_size: 32 << 20,
+            region_size: 4 << 20,
         }
     }
 }
@@ -82,6 +86,46 @@ struct Piece {
     end: usize,
     reports: Vec<GameReport>,
     end_state: EndState,
+}
+
+/// Bytes shared by the chunks cut from them: a mapped file, or a region of
+/// a stream.
+type Bytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// A stretch of the input: `bytes`, whose first byte is at `base` in the
+/// uncompressed input.
+#[derive(Clone)]
+struct Buf {
+    bytes: Bytes,
+    base: u64,
+}
+
+impl Buf {
+    fn get(&self) -> &[u8] {
+        (*self.bytes).as_ref()
+    }
+}
+
+/// A chunk to audit: `buf[start..end]`.
+struct Job {
+    seq: u64,
+    buf: Buf,
+    start: usize,
+    end: usize,
+}
+
+/// Where the chunks come from.
+trait Chunks {
+    /// The next chunk, `None` at the end of the input.
+    fn next(&mut self, chunk_size: usize) -> Option<(Buf, usize, usize)>;
+    /// Bytes before `pos` of `buf` will not be read again.
+    fn release(&self, _buf: &Buf, _pos: usize) {}
+    /// Input bytes read so far, for the progress bar.
+    fn read(&self) -> u64;
+    /// Why the input ended early, if it did.
+    fn error(&mut self) -> Option<String> {
+        None
+    }
 }
 
 impl Pipeline {
@@ -124,185 +168,384 @@ impl Pipeline {
             sink,
             stats: &mut outcome.stats,
             progress,
-            read: &read,
+            held: None,
         };
         match source {
             Source::Empty => {}
-            Source::Mapped(mut map) => self.run_mapped(&mut map, &mut emit)?,
+            Source::Mapped(map) => {
+                let map = Arc::new(map);
+                let len = map.bytes().len();
+                let start = bom_len(map.bytes());
+                let mut chunks = MappedChunks {
+                    buf: Buf {
+                        bytes: map.clone(),
+                        base: 0,
+                    },
+                    map,
+                    pos: start,
+                    len,
+                };
+                self.drive(&mut chunks, &mut emit)?;
+                emit.stats.bytes = len as u64;
+            }
             Source::Stream(r) => {
-                if let Some(e) = self.run_stream(r, &mut emit)? {
-                    outcome.error = Some(e);
-                }
+                let mut chunks = StreamChunks::new(r, self.cfg.region_size, read);
+                self.drive(&mut chunks, &mut emit)?;
+                emit.stats.bytes = chunks.total;
+                outcome.error = chunks.error();
             }
         }
         Ok(outcome)
     }
 
-    fn run_mapped(&self, map: &mut input::Mapped, emit: &mut Emitter<'_>) -> io::Result<()> {
-        let len = map.bytes().len();
-        let mut pos = bom_len(map.bytes());
-        emit.stats.bytes = len as u64;
-        while pos < len {
-            let data = map.bytes();
-            let mut window = self.cfg.region_size.max(1);
-            loop {
-                let end = pos.saturating_add(window);
-                if end >= data.len() {
-                    let (reports, consumed) = self.process(&data[pos..], true);
-                    pos += consumed;
-                    emit.read.store(pos as u64, Ordering::Relaxed);
-                    emit.all(reports, (pos - consumed) as u64)?;
-                    break;
-                }
-                if let Some(b) = split::last_boundary(&data[pos..end]) {
-                    let (reports, consumed) = self.process(&data[pos..pos + b], false);
-                    if consumed > 0 {
-                        pos += consumed;
-                        emit.read.store(pos as u64, Ordering::Relaxed);
-                        emit.all(reports, (pos - consumed) as u64)?;
-                        break;
-                    }
-                }
-                window = window.saturating_mul(2);
-            }
-            map.release_before(pos);
-        }
-        Ok(())
-    }
-
-    /// Returns the read error that ended the stream early, if any.
-    fn run_stream(
-        &self,
-        mut r: Box<dyn Read + Send>,
-        emit: &mut Emitter<'_>,
-    ) -> io::Result<Option<String>> {
-        let block = (self.cfg.region_size / 4).clamp(1, 8 << 20);
-        let (tx, rx) = sync_channel::<Result<Vec<u8>, io::Error>>(4);
-        // Decompression runs on its own thread, ahead of the audit.
-        let reader = std::thread::spawn(move || {
-            loop {
-                let mut buf = Vec::new();
-                match input::fill(&mut *r, &mut buf, block) {
-                    Ok(0) => break,
-                    Ok(_) => {
-                        if tx.send(Ok(buf)).is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        // `buf` keeps what was read before the error
-                        let _ = tx.send(Ok(buf));
-                        let _ = tx.send(Err(e));
-                        break;
-                    }
-                }
-            }
-        });
-
-        let mut pending: Vec<u8> = Vec::new();
-        let mut base: u64 = 0; // stream offset of pending[0]
-        let mut first = true;
-        let mut error = None;
-        let mut total: u64 = 0;
-        let mut threshold = self.cfg.region_size.max(1);
-        for msg in rx.iter() {
-            let bytes = match msg {
-                Ok(b) => b,
-                Err(e) => {
-                    error = Some(format!(
-                        "read error after {total} uncompressed bytes: {e}; the games before it are counted"
-                    ));
-                    break;
-                }
-            };
-            total += bytes.len() as u64;
-            pending.extend_from_slice(&bytes);
-            if first && !pending.is_empty() {
-                first = false;
-                let bom = bom_len(&pending);
-                pending.drain(..bom);
-                base = bom as u64;
-            }
-            if pending.len() >= threshold {
-                // A game longer than a region (or a comment never closed)
-                // doubles the region rather than being split again and again.
-                threshold = pending.len().saturating_mul(2);
-                if let Some(b) = split::last_boundary(&pending) {
-                    let (reports, consumed) = self.process(&pending[..b], false);
-                    emit.all(reports, base)?;
-                    pending.drain(..consumed);
-                    base += consumed as u64;
-                    if consumed > 0 {
-                        threshold = self.cfg.region_size.max(1);
-                    }
-                }
-            }
-        }
-        drop(rx);
-        let _ = reader.join();
-        if !pending.is_empty() {
-            let (reports, _) = self.process(&pending, true);
-            emit.all(reports, base)?;
-        }
-        emit.stats.bytes = total;
-        Ok(error)
-    }
-
-    /// Splits and audits `buf`, which starts at a game start (or between
-    /// games). Returns the reports (offsets relative to `buf`) and how many
-    /// bytes they cover: unless `at_eof`, a game still open at the end of
-    /// `buf` is left for the next call.
-    fn process(&self, buf: &[u8], at_eof: bool) -> (Vec<GameReport>, usize) {
+    /// Cuts chunks, audits them on the pool, and emits the games in order,
+    /// repairing wrong cuts.
+    fn drive(&self, chunks: &mut dyn Chunks, emit: &mut Emitter<'_>) -> io::Result<()> {
         let laws = self.cfg.laws;
-        let mut cuts = vec![0];
-        let chunk = self.cfg.chunk_size.max(1);
-        let mut target = chunk;
-        while target < buf.len() {
-            match split::next_boundary(buf, target) {
-                Some(b) => {
-                    cuts.push(b);
-                    target = b + chunk;
+        let chunk_size = self.cfg.chunk_size.max(1);
+        let limit = 4 * self.threads().max(1);
+        let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
+        self.pool.in_place_scope(|scope| -> io::Result<()> {
+            let mut next_seq: u64 = 0;
+            let mut emit_seq: u64 = 0;
+            let mut in_flight = 0usize;
+            let mut done: BTreeMap<u64, (Buf, Piece)> = BTreeMap::new();
+            // the last piece emitted: its bytes and where it stood at its end
+            let mut prev: Option<(Buf, usize, usize, EndState)> = None;
+            let mut exhausted = false;
+            loop {
+                while !exhausted && in_flight < limit {
+                    match chunks.next(chunk_size) {
+                        Some((buf, start, end)) => {
+                            let job = Job {
+                                seq: next_seq,
+                                buf,
+                                start,
+                                end,
+                            };
+                            next_seq += 1;
+                            in_flight += 1;
+                            let tx = tx.clone();
+                            scope.spawn(move |_| {
+                                // A panic must reach the main thread, which
+                                // would otherwise wait for this chunk forever.
+                                let piece =
+                                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                        audit_piece(job.buf.get(), job.start, job.end, laws)
+                                    }));
+                                let _ = tx.send((job.seq, job.buf, piece));
+                            });
+                        }
+                        None => exhausted = true,
+                    }
                 }
-                None => break,
+                if in_flight == 0 {
+                    break;
+                }
+                let (seq, buf, piece) = rx.recv().expect("the pipeline holds a sender");
+                in_flight -= 1;
+                let piece = piece.map_err(|_| {
+                    io::Error::other(format!(
+                        "internal error: a worker panicked on the chunk at byte {}",
+                        buf.base
+                    ))
+                })?;
+                done.insert(seq, (buf, piece));
+                while let Some((buf, piece)) = done.remove(&emit_seq) {
+                    emit_seq += 1;
+                    let sound = match &prev {
+                        None => true,
+                        Some((_, _, _, end)) => split::cut_is_sound(end, &buf.get()[piece.start..]),
+                    };
+                    let (buf, piece) = if sound {
+                        (buf, piece)
+                    } else {
+                        let (pbuf, pstart, pend, pstate) = prev.take().expect("a piece before");
+                        let restart = pstart + pstate.open_game_offset().expect("an open game");
+                        emit.retract();
+                        redo(&pbuf, restart, pend, &buf, piece.start, piece.end, laws)
+                    };
+                    if let Some((pbuf, pstart, _, _)) = &prev {
+                        chunks.release(pbuf, *pstart);
+                    }
+                    let Piece {
+                        start,
+                        end,
+                        reports,
+                        end_state,
+                    } = piece;
+                    emit.all(reports, buf.base)?;
+                    emit.progress(chunks.read());
+                    prev = Some((buf, start, end, end_state));
+                }
             }
-        }
-        cuts.push(buf.len());
-        let pieces: Vec<Piece> = self.pool.install(|| {
-            cuts.par_windows(2)
-                .map(|w| audit_piece(buf, w[0], w[1], laws))
-                .collect()
-        });
+            Ok(())
+        })?;
+        emit.flush()
+    }
+}
 
-        let mut out: Vec<GameReport> = Vec::new();
-        let mut prev: Option<(usize, EndState)> = None; // (start, end state)
-        for piece in pieces {
-            let sound = match &prev {
-                None => true,
-                Some((_, end)) => split::cut_is_sound(end, &buf[piece.start..]),
-            };
-            if sound {
-                out.extend(piece.reports);
-                prev = Some((piece.start, piece.end_state));
-            } else {
-                // Wrong cut: redo from the game left open before it.
-                let (pstart, pend) = prev.take().expect("a piece before");
-                let restart = pstart + pend.open_game_offset().expect("an open game");
-                out.pop();
-                let redo = audit_piece(buf, restart, piece.end, laws);
-                out.extend(redo.reports);
-                prev = Some((redo.start, redo.end_state));
-            }
+/// Splits and audits again, as one, the bytes from `restart` in `pbuf` to
+/// `pend`, and the chunk `buf[start..end]` that follows them.
+fn redo(
+    pbuf: &Buf,
+    restart: usize,
+    pend: usize,
+    buf: &Buf,
+    start: usize,
+    end: usize,
+    laws: Laws,
+) -> (Buf, Piece) {
+    if Arc::ptr_eq(&pbuf.bytes, &buf.bytes) && pend == start {
+        let piece = audit_piece(buf.get(), restart, end, laws);
+        return (buf.clone(), piece);
+    }
+    // The two lie in different regions of a stream: join them.
+    let mut joined = pbuf.get()[restart..pend].to_vec();
+    joined.extend_from_slice(&buf.get()[start..end]);
+    let len = joined.len();
+    let joined = Buf {
+        base: pbuf.base + restart as u64,
+        bytes: Arc::new(joined),
+    };
+    let piece = audit_piece(joined.get(), 0, len, laws);
+    (joined, piece)
+}
+
+/// Chunks of a mapped file.
+struct MappedChunks {
+    map: Arc<input::Mapped>,
+    buf: Buf,
+    pos: usize,
+    len: usize,
+}
+
+impl Chunks for MappedChunks {
+    fn next(&mut self, chunk_size: usize) -> Option<(Buf, usize, usize)> {
+        if self.pos >= self.len {
+            return None;
         }
-        let mut consumed = buf.len();
-        if !at_eof {
-            if let Some((start, end)) = &prev {
-                if let Some(open) = end.open_game_offset() {
-                    out.pop();
-                    consumed = start + open;
+        let data = self.map.bytes();
+        let start = self.pos;
+        let end = match self.pos.checked_add(chunk_size) {
+            Some(t) if t < self.len => split::next_boundary(data, t).unwrap_or(self.len),
+            _ => self.len,
+        };
+        self.pos = end;
+        Some((self.buf.clone(), start, end))
+    }
+
+    fn release(&self, _buf: &Buf, pos: usize) {
+        self.map.release_before(pos);
+    }
+
+    fn read(&self) -> u64 {
+        self.pos as u64
+    }
+}
+
+/// Chunks of a stream. A thread of its own reads (and decompresses) the
+/// stream into regions, each ending at the last chunk boundary read so far;
+/// the bytes after it begin the next region.
+struct StreamChunks {
+    /// Regions from the reader thread, which ends when this is dropped.
+    rx: Receiver<Region>,
+    /// The current region, how far it has been cut, and where it ends.
+    region: Option<(Buf, usize, usize)>,
+    total: u64,
+    error: Option<String>,
+    read: Arc<AtomicU64>,
+}
+
+enum Region {
+    Bytes {
+        bytes: Recycled,
+        base: u64,
+    },
+    /// The stream ended early; `total` uncompressed bytes were read.
+    Error {
+        total: u64,
+        error: io::Error,
+    },
+    End {
+        total: u64,
+    },
+}
+
+impl StreamChunks {
+    fn new(r: Box<dyn Read + Send>, region_size: usize, read: Arc<AtomicU64>) -> Self {
+        let (tx, rx) = sync_channel::<Region>(2);
+        std::thread::spawn(move || read_regions(r, region_size.max(1), tx));
+        StreamChunks {
+            rx,
+            region: None,
+            total: 0,
+            error: None,
+            read,
+        }
+    }
+
+    /// Takes the next region from the reader thread; `false` at the end.
+    fn refill(&mut self) -> bool {
+        match self.rx.recv() {
+            Ok(Region::Bytes { bytes, base }) => {
+                let len = bytes.bytes.len();
+                self.region = Some((
+                    Buf {
+                        bytes: Arc::new(bytes),
+                        base,
+                    },
+                    0,
+                    len,
+                ));
+                true
+            }
+            Ok(Region::Error { total, error }) => {
+                self.total = total;
+                self.error = Some(format!(
+                    "read error after {total} uncompressed bytes: {error}; the games before it are counted"
+                ));
+                false
+            }
+            Ok(Region::End { total }) => {
+                self.total = total;
+                false
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+/// A region's bytes, which go back to the reader thread when dropped.
+struct Recycled {
+    bytes: Vec<u8>,
+    back: SyncSender<Vec<u8>>,
+}
+
+impl AsRef<[u8]> for Recycled {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl Drop for Recycled {
+    fn drop(&mut self) {
+        let _ = self.back.try_send(std::mem::take(&mut self.bytes));
+    }
+}
+
+/// The reader thread: fills regions of about `region_size` bytes, cuts
+/// each at its last chunk boundary, and sends them in order.
+fn read_regions(mut r: Box<dyn Read + Send>, region_size: usize, tx: SyncSender<Region>) {
+    let block = (region_size / 4).clamp(1, 4 << 20);
+    // Region buffers come back once audited: fresh ones would cost a page
+    // fault per 4 KiB.
+    let (back_tx, back_rx) = sync_channel::<Vec<u8>>(4);
+    let fresh = |back_rx: &Receiver<Vec<u8>>| -> Vec<u8> {
+        match back_rx.try_recv() {
+            Ok(mut v) => {
+                v.clear();
+                v
+            }
+            Err(_) => Vec::with_capacity(region_size + block),
+        }
+    };
+    let mut carry: Vec<u8> = fresh(&back_rx);
+    let mut base: u64 = 0;
+    let mut total: u64 = 0;
+    let mut want = region_size;
+    let mut first = true;
+    let mut error = None;
+    loop {
+        let mut eof = false;
+        while carry.len() < want {
+            match input::fill(&mut *r, &mut carry, block) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => total += n as u64,
+                Err(e) => {
+                    // `carry` keeps what was read before the error
+                    total = base + carry.len() as u64;
+                    error = Some(e);
+                    eof = true;
+                    break;
                 }
             }
         }
-        (out, consumed)
+        if first && !carry.is_empty() {
+            first = false;
+            let bom = bom_len(&carry);
+            carry.drain(..bom);
+            base = bom as u64;
+        }
+        let cut = if eof {
+            carry.len()
+        } else {
+            match split::last_boundary(&carry) {
+                Some(b) => b,
+                None => {
+                    // one game longer than a region: read on
+                    want = carry.len().saturating_mul(2);
+                    continue;
+                }
+            }
+        };
+        want = region_size;
+        let mut next = fresh(&back_rx);
+        next.extend_from_slice(&carry[cut..]);
+        carry.truncate(cut);
+        let bytes = std::mem::replace(&mut carry, next);
+        if !bytes.is_empty() {
+            let len = bytes.len() as u64;
+            let bytes = Recycled {
+                bytes,
+                back: back_tx.clone(),
+            };
+            if tx.send(Region::Bytes { bytes, base }).is_err() {
+                return;
+            }
+            base += len;
+        }
+        if eof {
+            let _ = tx.send(match error {
+                Some(error) => Region::Error { total, error },
+                None => Region::End { total },
+            });
+            return;
+        }
+    }
+}
+
+impl Chunks for StreamChunks {
+    fn next(&mut self, chunk_size: usize) -> Option<(Buf, usize, usize)> {
+        loop {
+            if let Some((buf, pos, end)) = &mut self.region {
+                if *pos < *end {
+                    let start = *pos;
+                    let stop = match start.checked_add(chunk_size) {
+                        Some(t) if t < *end => {
+                            split::next_boundary(&buf.get()[..*end], t).unwrap_or(*end)
+                        }
+                        _ => *end,
+                    };
+                    *pos = stop;
+                    return Some((buf.clone(), start, stop));
+                }
+            }
+            if !self.refill() {
+                return None;
+            }
+        }
+    }
+
+    fn read(&self) -> u64 {
+        self.read.load(Ordering::Relaxed)
+    }
+
+    fn error(&mut self) -> Option<String> {
+        self.error.take()
     }
 }
 
@@ -334,24 +577,48 @@ fn bom_len(data: &[u8]) -> usize {
     }
 }
 
+/// Hands games to the sink in order. The last game of each piece is held
+/// back until the next piece shows whether it was complete (a wrong cut
+/// leaves it open: it is then audited again with the next chunk).
 struct Emitter<'a> {
     name: &'a str,
     sink: &'a mut dyn Sink,
     stats: &'a mut Stats,
     progress: &'a dyn Progress,
-    read: &'a AtomicU64,
+    held: Option<GameReport>,
 }
 
 impl Emitter<'_> {
     fn all(&mut self, reports: Vec<GameReport>, base: u64) -> io::Result<()> {
         for mut report in reports {
+            if let Some(h) = self.held.take() {
+                self.one(h)?;
+            }
             report.offset += base;
-            let index = self.stats.games;
-            self.stats.add_game(&report);
-            self.sink.game(self.name, index, &report)?;
+            self.held = Some(report);
         }
-        self.progress
-            .update(self.read.load(Ordering::Relaxed), self.stats.games);
+        Ok(())
+    }
+
+    /// The held game was cut short: forget it.
+    fn retract(&mut self) {
+        self.held = None;
+    }
+
+    fn one(&mut self, report: GameReport) -> io::Result<()> {
+        let index = self.stats.games;
+        self.stats.add_game(&report);
+        self.sink.game(self.name, index, &report)
+    }
+
+    fn progress(&self, read: u64) {
+        self.progress.update(read, self.stats.games);
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if let Some(h) = self.held.take() {
+            self.one(h)?;
+        }
         Ok(())
     }
 }

@@ -131,17 +131,29 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         let path = dir.path().join("m.pgn");
         std::fs::write(&path, &input).unwrap();
         let reference = run(&path, sequential.clone());
-        for (chunk, region) in [(64, 512), (300, 4096), (1 << 20, 1 << 22)] {
+        // the same bytes as a stream, read in regions (a wrong cut can then
+        // fall between two regions)
+        let zst = dir.path().join("m.pgn.zst");
+        std::fs::write(&zst, zstd::encode_all(&input[..], 1).unwrap()).unwrap();
+        for (file, chunk, region) in [
+            (&path, 64, 512),
+            (&path, 300, 4096),
+            (&path, 1 << 20, 1 << 22),
+            (&zst, 64, 256),
+            (&zst, 300, 1000),
+            (&zst, 1 << 20, 1 << 22),
+        ] {
             let cfg = Config {
                 laws: Laws::Auto,
                 threads: 2,
                 chunk_size: chunk,
                 region_size: region,
             };
-            let got = run(&path, cfg);
+            let got = run(file, cfg);
             assert!(
                 same(&reference, &got),
-                "seed {seed}: chunk {chunk} region {region} differs from the sequential pass"
+                "seed {seed}: {} chunk {chunk} region {region} differs from the sequential pass",
+                file.display()
             );
         }
     }
