@@ -238,7 +238,7 @@ impl Auditor {
                 Some(san_plus) => {
                     let resolved = match san_plus.san {
                         San::Null => Err("null move".to_string()),
-                        san => san.to_move(&pos).map_err(|e| e.to_string()),
+                        san => crate::san::resolve(&pos, san).map_err(|e| e.to_string()),
                     };
                     match resolved {
                         Ok(m) => Some(m),

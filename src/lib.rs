@@ -7,7 +7,7 @@
 //!   → pipeline   regions → chunks cut at game boundaries → rayon
 //!   → split      bytes → games (tags + movetext), SPEC's splitting rules
 //!   → parse      movetext → mainline moves (pgn-reader)
-//!   → audit      replay (shakmaty) and apply every rule at every position
+//!   → audit      replay (shakmaty; san: SAN → move) and apply every rule at every position
 //!   → rules      one file per law: repetition, fifty, dead, result, laws
 //!   → finding    what is reported
 //!   → stats, report   JSON Lines, summary JSON, the human summary
@@ -24,5 +24,6 @@ pub mod pipeline;
 pub mod progress;
 pub mod report;
 pub mod rules;
+pub mod san;
 pub mod split;
 pub mod stats;
