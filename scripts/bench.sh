@@ -11,7 +11,9 @@
 # claim check (../shared/tools/oracle.py on the first $ORACLE_GAMES games, default
 # 2000; its ratio is by games/s) and, for .zst inputs, `zstd -dc > /dev/null`
 # as the floor. Every run also checks that pgn-arbiter's findings at 1 and at
-# all threads are byte-identical. Each command runs REPEAT times (default
+# all threads are byte-identical, and, with REFERENCE_DIR=DIR, that they equal
+# DIR/<input name>.jsonl (a reference run: `pgn-arbiter audit FILE --jsonl`,
+# or oracle.py's output compared with ../shared/tools/compare.py). Each command runs REPEAT times (default
 # 3); the best wall time counts. Needs: a release build (cargo build --release),
 # /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
 set -euo pipefail
@@ -92,6 +94,13 @@ for f in "$@"; do
     printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  (1 thread vs python-chess)" "" "" "" "" "$(awk -v g="$games" -v s="$one" -v o="$ogps" 'BEGIN{printf "%.0fx", g/(s>0?s:1e-3)/o}')"
   fi
   echo "$name: findings at 1 and $cores threads byte-identical: $same ($(wc -l < "$tmp.one") findings)"
+  if [ -n "${REFERENCE_DIR:-}" ] && [ -f "$REFERENCE_DIR/$name.jsonl" ]; then
+    if python3 "$here/../shared/tools/compare.py" --ignore-offset "$REFERENCE_DIR/$name.jsonl" "$tmp.one" >/dev/null; then
+      echo "$name: findings equal the reference run: yes"
+    else
+      echo "$name: findings equal the reference run: NO (see compare.py)"
+    fi
+  fi
   ogps=""
 done
 echo "ratio: the reference (pgn-extract -r) time divided by this time; cores: $cores; repeat: $repeat (best time)"
