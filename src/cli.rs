@@ -30,6 +30,8 @@ pub struct Cli {
 pub enum Command {
     /// Audit PGN files (plain or .zst), directories, or stdin (-).
     Audit(AuditArgs),
+    /// Decide for positions (FEN) whether each side can still checkmate.
+    Position(crate::positions::PositionArgs),
 }
 
 #[derive(clap::Args, Debug)]

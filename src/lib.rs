@@ -21,6 +21,7 @@ pub mod finding;
 pub mod input;
 pub mod parse;
 pub mod pipeline;
+pub mod positions;
 pub mod progress;
 pub mod report;
 pub mod rules;

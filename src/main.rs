@@ -8,6 +8,7 @@ fn main() {
     let cli = Cli::parse();
     let code = match &cli.command {
         Command::Audit(args) => run_audit(args),
+        Command::Position(args) => pgn_arbiter::positions::run_position(args),
     };
     std::process::exit(code);
 }

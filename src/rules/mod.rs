@@ -6,3 +6,4 @@ pub mod fifty;
 pub mod laws;
 pub mod repetition;
 pub mod result;
+pub mod unwinnable;

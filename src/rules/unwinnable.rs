@@ -1,0 +1,514 @@
+//! Can a given side still checkmate? The question behind Art. 9.6 of the
+//! 2001 Laws (5.2.2 today: a dead position) and Art. 6.9 (a loss on time is
+//! a draw when "the opponent cannot checkmate the player's king by any
+//! possible series of legal moves").
+//!
+//! Both sides' moves are chosen freely ("even with the most unskilled
+//! play"), so the question is a reachability one: is some position where
+//! the side's opponent is checkmated reachable by legal moves? Three answers:
+//!
+//! - [`Answer::Winnable`] with a witness: the legal moves that lead to the
+//!   mate (anyone can replay them).
+//! - [`Answer::Unwinnable`] with its [`Proof`]: insufficient material, or an
+//!   exhaustive enumeration of every reachable position (exact keys, no
+//!   hashing shortcuts) in which no mate occurs.
+//! - [`Answer::Unknown`]: the budget ran out. Never a guess.
+//!
+//! Soundness is one-sided by construction: a witness is a legal line found by
+//! the search (any pruning there only loses witnesses), and `Unwinnable` is
+//! only ever the result of a finished enumeration, which prunes nothing but
+//! positions where the side has insufficient material (shakmaty's test, a
+//! proof that no continuation mates).
+//!
+//! The witness search is a helpmate search with iterative deepening where
+//! moves that make progress towards a mating picture cost nothing and moves
+//! that go backwards cost more (the idea of the Chess Unwinnability Analyzer,
+//! Ambrona, FUN 2022: aim at a corner of the loser's side, the loser's king
+//! walks into it, the winner's pieces come closer). The enumeration decides
+//! the blocked positions the search cannot: when pawns are locked and the
+//! pieces that remain cannot reach the king, the reachable set is small.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
+
+/// How an `Unwinnable` answer was proven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Proof {
+    /// The side has insufficient material (Art. 9.6 examples; shakmaty's
+    /// `has_insufficient_material`).
+    Material,
+    /// Every reachable position was enumerated and no pawn could ever move
+    /// and nothing could ever be captured: a locked structure.
+    Blocked,
+    /// Every reachable position was enumerated (pawn moves and captures
+    /// included) and none is checkmate.
+    Search,
+}
+
+impl Proof {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Proof::Material => "material",
+            Proof::Blocked => "blocked",
+            Proof::Search => "search",
+        }
+    }
+}
+
+/// Whether a side can still checkmate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A legal line from the position that ends with the side's opponent
+    /// checkmated (empty when the position already is that mate).
+    Winnable(Vec<Move>),
+    Unwinnable(Proof),
+    Unknown,
+}
+
+/// How much work one question may cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Nodes of the witness search, over all its iterations.
+    pub search_nodes: u64,
+    /// Positions the exhaustive enumeration may hold.
+    pub reach_positions: usize,
+}
+
+impl Budget {
+    /// For every candidate position of a full audit.
+    pub const QUICK: Budget = Budget {
+        search_nodes: 3_000,
+        reach_positions: 3_000,
+    };
+    /// `--dead thorough` and the `position` subcommand.
+    pub const THOROUGH: Budget = Budget {
+        search_nodes: 2_000_000,
+        reach_positions: 1_000_000,
+    };
+}
+
+/// Reusable tables for the questions (one per thread).
+#[derive(Default)]
+pub struct Analyzer {
+    tt: HashMap<u64, i32>,
+    seen: HashMap<Key, u32>,
+    parents: Vec<(u32, Move)>,
+    line: Vec<Move>,
+}
+
+impl Analyzer {
+    pub fn new() -> Analyzer {
+        Analyzer::default()
+    }
+
+    /// Can `winner` checkmate from `pos` by some series of legal moves?
+    pub fn can_mate(&mut self, pos: &Chess, winner: Color, budget: Budget) -> Answer {
+        if pos.is_checkmate() {
+            return if pos.turn() != winner {
+                Answer::Winnable(Vec::new())
+            } else {
+                Answer::Unwinnable(Proof::Search)
+            };
+        }
+        if pos.has_insufficient_material(winner) {
+            return Answer::Unwinnable(Proof::Material);
+        }
+        if pos.is_stalemate() {
+            return Answer::Unwinnable(Proof::Search);
+        }
+        // A locked structure is settled fastest by enumeration; anything
+        // else is almost always winnable, and the search finds the line.
+        let locked = looks_locked(pos);
+        if locked {
+            let split = budget.reach_positions / 4;
+            match self.enumerate(pos, winner, split) {
+                Answer::Unknown => {}
+                answer => return answer,
+            }
+        }
+        if let Some(line) = self.find_mate(pos, winner, budget.search_nodes) {
+            return Answer::Winnable(line);
+        }
+        self.enumerate(pos, winner, budget.reach_positions)
+    }
+
+    /// Dead position (Art. 9.6 / 5.2.2): neither side can ever checkmate.
+    /// `Some(proof)` only when both answers are proven; the proof named is
+    /// the stronger method the two needed.
+    pub fn dead(&mut self, pos: &Chess, budget: Budget) -> Option<Proof> {
+        let mut proof = Proof::Material;
+        for side in [pos.turn(), !pos.turn()] {
+            match self.can_mate(pos, side, budget) {
+                Answer::Unwinnable(p) => proof = proof.max(p),
+                _ => return None,
+            }
+        }
+        Some(proof)
+    }
+
+    /// Helpmate search for a witness, with iterative deepening on a cost
+    /// where progress is free.
+    fn find_mate(&mut self, pos: &Chess, winner: Color, nodes: u64) -> Option<Vec<Move>> {
+        self.tt.clear();
+        let mut search = Search {
+            winner,
+            target: Targets::new(pos, winner),
+            nodes: 0,
+            limit: nodes,
+            local_limit: 0,
+            tt: &mut self.tt,
+            line: &mut self.line,
+        };
+        for max_cost in 2..=60 {
+            search.local_limit = search.nodes + 10_000;
+            search.line.clear();
+            if search.visit(pos, max_cost, false, 0) {
+                return Some(search.line.clone());
+            }
+            if search.nodes >= search.limit {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Breadth-first enumeration of every position reachable from `pos`,
+    /// keyed exactly. Finds the shortest mate if there is one; proves there
+    /// is none when it finishes within `limit` positions.
+    fn enumerate(&mut self, pos: &Chess, winner: Color, limit: usize) -> Answer {
+        self.seen.clear();
+        self.parents.clear();
+        let mut queue: VecDeque<(Chess, u32)> = VecDeque::new();
+        self.seen.insert(Key::of(pos), 0);
+        self.parents.push((
+            u32::MAX,
+            Move::Put {
+                role: Role::Pawn,
+                to: Square::A1,
+            },
+        ));
+        queue.push_back((pos.clone(), 0));
+        let mut structure_changed = false;
+        while let Some((here, index)) = queue.pop_front() {
+            // No continuation of a side with insufficient material mates.
+            if here.has_insufficient_material(winner) {
+                continue;
+            }
+            let moves = here.legal_moves();
+            for &m in &moves {
+                let mut next = here.clone();
+                next.play_unchecked(m);
+                let key = Key::of(&next);
+                if self.seen.contains_key(&key) {
+                    continue;
+                }
+                if m.is_zeroing() {
+                    structure_changed = true;
+                }
+                let child = self.parents.len() as u32;
+                self.parents.push((index, m));
+                if next.turn() != winner && next.is_checkmate() {
+                    return Answer::Winnable(self.path_to(child));
+                }
+                if self.seen.len() >= limit {
+                    return Answer::Unknown;
+                }
+                self.seen.insert(key, child);
+                queue.push_back((next, child));
+            }
+        }
+        Answer::Unwinnable(if structure_changed {
+            Proof::Search
+        } else {
+            Proof::Blocked
+        })
+    }
+
+    fn path_to(&self, mut index: u32) -> Vec<Move> {
+        let mut line = Vec::new();
+        while index != 0 {
+            let (parent, m) = self.parents[index as usize];
+            line.push(m);
+            index = parent;
+        }
+        line.reverse();
+        line
+    }
+}
+
+/// A position's exact identity for the enumeration: placement, side to
+/// move, castling rights and the legal en-passant square (Art. 9.2's
+/// identity, which is also what decides the moves available).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    occupied: u64,
+    /// One nibble per occupied square, in square order (at most 32 pieces).
+    pieces: u128,
+    /// Castling rooks (rank 1 in the low byte, rank 8 in the next), the
+    /// e.p. square + 1 (0 = none) and the side to move.
+    rest: u32,
+}
+
+impl Key {
+    fn of(pos: &Chess) -> Key {
+        let board = pos.board();
+        let mut pieces = 0u128;
+        let mut shift = 0;
+        for (_, piece) in board {
+            let code = (piece.role as u128) | ((piece.color.is_white() as u128) << 3);
+            pieces |= code << shift;
+            shift += 4;
+        }
+        let rights = pos.castles().castling_rights().0;
+        let castles = (rights & 0xff) | ((rights >> 48) & 0xff00);
+        let ep = pos
+            .ep_square(EnPassantMode::Legal)
+            .map_or(0, |sq| u32::from(sq) + 1);
+        Key {
+            occupied: board.occupied().0,
+            pieces,
+            rest: castles as u32 | (ep << 16) | ((pos.turn().is_white() as u32) << 24),
+        }
+    }
+}
+
+/// Every pawn stands in front of an enemy pawn and none can capture: the
+/// structure is locked for now, and the enumeration is the better tool.
+fn looks_locked(pos: &Chess) -> bool {
+    let board = pos.board();
+    let white = board.pawns() & board.white();
+    let black = board.pawns() & board.black();
+    if white.is_empty() || black.is_empty() {
+        return false;
+    }
+    let white_blocked = Bitboard(white.0 << 8) & black;
+    let black_blocked = Bitboard(black.0 >> 8) & white;
+    white_blocked.count() == white.count() && black_blocked.count() == black.count()
+}
+
+/// The squares of the mating picture the search steers towards: the loser's
+/// king in a corner on the loser's side, the winner's king two ranks away,
+/// a loser's piece beside the king, the winner's pieces pointing at it.
+struct Targets {
+    /// Where the loser's king should go.
+    corner: Square,
+    /// Where the winner's king should go.
+    guard: Square,
+    /// Where a loser's piece would block the king in.
+    block: Square,
+}
+
+impl Targets {
+    fn new(pos: &Chess, winner: Color) -> Targets {
+        let board = pos.board();
+        let dark_corner = (board.bishops() & board.by_color(winner) & Bitboard::DARK_SQUARES).any()
+            || ((board.bishops() & board.by_color(winner)).is_empty()
+                && (board.bishops() & board.by_color(!winner) & Bitboard::LIGHT_SQUARES).any());
+        // Drawn for White winning with a dark corner (h8), then mirrored.
+        let (mut corner, mut guard, mut block) = (Square::H8, Square::H6, Square::G8);
+        if !dark_corner {
+            corner = corner.flip_horizontal();
+            guard = guard.flip_horizontal();
+            block = block.flip_horizontal();
+        }
+        if winner == Color::Black {
+            corner = corner.flip_vertical().flip_horizontal();
+            guard = guard.flip_vertical().flip_horizontal();
+            block = block.flip_vertical().flip_horizontal();
+        }
+        Targets {
+            corner,
+            guard,
+            block,
+        }
+    }
+}
+
+/// How a move is weighed in the witness search.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    Progress,
+    Neutral,
+    Regress,
+}
+
+struct Search<'a> {
+    winner: Color,
+    target: Targets,
+    nodes: u64,
+    limit: u64,
+    local_limit: u64,
+    tt: &'a mut HashMap<u64, i32>,
+    line: &'a mut Vec<Move>,
+}
+
+impl Search<'_> {
+    /// Depth-first helpmate search: true when `self.line` leads to mate.
+    fn visit(&mut self, pos: &Chess, budget: i32, progress: bool, ply: u32) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.limit || self.nodes >= self.local_limit {
+            return false;
+        }
+        if pos.has_insufficient_material(self.winner) {
+            return false;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return pos.turn() != self.winner && pos.is_check();
+        }
+        if budget <= 0 || ply >= 200 {
+            return false;
+        }
+        let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+        match self.tt.get(&key.0) {
+            Some(&seen) if seen >= budget => return false,
+            _ => {
+                self.tt.insert(key.0, budget);
+            }
+        }
+        let mut steps = [Step::Neutral; 256];
+        for (i, &m) in moves.iter().enumerate() {
+            steps[i] = self.weigh(pos, m);
+        }
+        // Progress first: the first line tried is the likeliest mate.
+        for step in [Step::Progress, Step::Neutral, Step::Regress] {
+            let cost = match step {
+                Step::Progress => 0,
+                Step::Neutral if progress => 0,
+                Step::Neutral => 1,
+                Step::Regress => 3,
+            };
+            for (i, &m) in moves.iter().enumerate() {
+                if steps[i] != step {
+                    continue;
+                }
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                self.line.push(m);
+                if self.visit(&next, budget - cost, step == Step::Progress, ply + 1) {
+                    return true;
+                }
+                self.line.pop();
+                if self.nodes >= self.limit || self.nodes >= self.local_limit {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    fn weigh(&self, pos: &Chess, m: Move) -> Step {
+        let winner_moves = pos.turn() == self.winner;
+        let role = m.role();
+        let from = m.from().unwrap_or(m.to());
+        let to = m.to();
+        if winner_moves {
+            let goal = if role == Role::King {
+                self.target.guard
+            } else {
+                self.target.corner
+            };
+            if m.is_capture() || advanced_push(pos, m) || closer(role, from, to, goal) {
+                Step::Progress
+            } else {
+                Step::Neutral
+            }
+        } else {
+            let goal = if role == Role::King {
+                self.target.corner
+            } else {
+                self.target.block
+            };
+            if needs_loser_promotion(pos, self.winner) {
+                let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
+                if role == Role::Pawn && !heavy {
+                    return Step::Progress;
+                }
+                if !closer(role, from, to, goal) {
+                    return Step::Regress;
+                }
+            }
+            if closer(role, from, to, goal) {
+                Step::Progress
+            } else if m.is_capture() {
+                Step::Regress
+            } else {
+                Step::Neutral
+            }
+        }
+    }
+}
+
+/// A pawn push from the side's fifth rank or beyond.
+fn advanced_push(pos: &Chess, m: Move) -> bool {
+    m.role() == Role::Pawn
+        && !m.is_capture()
+        && m.from().is_some_and(|from| match pos.turn() {
+            Color::White => from.rank() >= Rank::Fifth,
+            Color::Black => from.rank() <= Rank::Fourth,
+        })
+}
+
+/// A king or knight move that shortens its way to `goal`.
+fn closer(role: Role, from: Square, to: Square, goal: Square) -> bool {
+    match role {
+        Role::King => to.distance(goal) < from.distance(goal),
+        Role::Knight => knight_distance(to, goal) < knight_distance(from, goal),
+        _ => false,
+    }
+}
+
+/// The winner's material can only mate with help the loser does not have
+/// yet: a lone knight against pawns and queens, or same-coloured bishops
+/// against no knights and no bishop of the other colour. The loser's pawns
+/// should then promote (to a minor piece).
+fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(winner);
+    let theirs = board.by_color(!winner);
+    if ours.count() == 2 && (ours & board.knights()).count() == 1 {
+        return (theirs & (board.knights() | board.bishops() | board.rooks())).is_empty();
+    }
+    let bishops = ours & board.bishops();
+    if bishops.any() && ours.count() == bishops.count() + 1 {
+        let colour = if (bishops & Bitboard::DARK_SQUARES).any() {
+            Bitboard::DARK_SQUARES
+        } else {
+            Bitboard::LIGHT_SQUARES
+        };
+        return (board.bishops() & !colour).is_empty() && (theirs & board.knights()).is_empty();
+    }
+    false
+}
+
+/// Knight moves between two squares on an empty board.
+fn knight_distance(a: Square, b: Square) -> u8 {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = vec![u8::MAX; 64 * 64];
+        for start in Square::ALL {
+            let row = &mut table[usize::from(start) * 64..][..64];
+            row[usize::from(start)] = 0;
+            let mut frontier = vec![start];
+            let mut d = 0;
+            while !frontier.is_empty() {
+                d += 1;
+                let mut next = Vec::new();
+                for sq in frontier {
+                    for to in shakmaty::attacks::knight_attacks(sq) {
+                        if row[usize::from(to)] == u8::MAX {
+                            row[usize::from(to)] = d;
+                            next.push(to);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        table
+    });
+    table[usize::from(a) * 64 + usize::from(b)]
+}
