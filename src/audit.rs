@@ -7,7 +7,9 @@ use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Color, Move, MoveList, P
 
 use crate::finding::{Detail, Finding, Kind, Outcome, Via};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
-use crate::rules::{dead, fifty, laws::Edition, repetition::RepetitionTable, result};
+use crate::rules::dead::{self, Deadness, Prover};
+use crate::rules::unwinnable::{Answer, Budget, Proof};
+use crate::rules::{fifty, laws::Edition, repetition::RepetitionTable, result};
 use crate::split::RawGame;
 
 /// Which laws to judge by: from each game's date, or one edition for all.
@@ -16,6 +18,34 @@ pub enum Laws {
     Auto,
     Fixed(Edition),
 }
+
+/// How hard dead positions (Art. 9.6 / 5.2.2) and unwinnable losses on
+/// time (Art. 6.9) are proven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeadEffort {
+    /// Insufficient material only.
+    Material,
+    /// The proof engine with a small budget wherever it could matter.
+    #[default]
+    Quick,
+    /// The proof engine with a large budget.
+    Thorough,
+}
+
+impl DeadEffort {
+    fn budget(self) -> Option<Budget> {
+        match self {
+            DeadEffort::Material => None,
+            DeadEffort::Quick => Some(Budget::QUICK),
+            DeadEffort::Thorough => Some(Budget::THOROUGH),
+        }
+    }
+}
+
+/// Questions the proof engine left open in a game (bits of
+/// [`GameReport::undecided`]).
+pub const UNDECIDED_DEAD: u8 = 1;
+pub const UNDECIDED_FLAG: u8 = 2;
 
 /// How a game was accounted for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +79,8 @@ pub struct GameReport {
     pub findings: Vec<Finding>,
     /// Present when there are findings.
     pub tags: Option<Box<ReportTags>>,
+    /// Engine questions answered `Unknown` (`UNDECIDED_*` bits).
+    pub undecided: u8,
 }
 
 /// Per-thread state, reused from game to game.
@@ -56,6 +88,8 @@ pub struct GameReport {
 pub struct Auditor {
     mainline: Mainline,
     table: RepetitionTable,
+    effort: DeadEffort,
+    prover: Prover,
 }
 
 /// The first ply at which a missed claim held, how many plies it held at,
@@ -140,6 +174,14 @@ impl Auditor {
         Self::default()
     }
 
+    /// An auditor that proves dead positions with the given effort.
+    pub fn with_effort(effort: DeadEffort) -> Self {
+        Self {
+            effort,
+            ..Self::default()
+        }
+    }
+
     /// Audits one game.
     pub fn audit(&mut self, game: &RawGame<'_>, laws: Laws) -> GameReport {
         let next = Cell::new(&[][..]);
@@ -166,6 +208,7 @@ impl Auditor {
             edition,
             findings: Vec::new(),
             tags: None,
+            undecided: 0,
         };
         let variant = Variant::from_tag(game.tag("Variant"));
         if variant == Variant::Other {
@@ -223,6 +266,13 @@ impl Auditor {
         let mut fivefold = DrawTrack::default();
         let mut seventyfive = DrawTrack::default();
         let mut dead_pos = DrawTrack::default();
+        let mut dead_proof: Option<Proof> = None;
+        // Quick budget: the positions after captures and pawn moves where a
+        // locked structure could make the game dead, asked at the end.
+        let mut late: Vec<(u32, Color, Chess)> = Vec::new();
+        let budget = self.effort.budget();
+        let thorough = self.effort == DeadEffort::Thorough;
+        let prover = &mut self.prover;
         let automatic = edition.has_automatic_draws();
 
         let mut pos = p0;
@@ -290,8 +340,28 @@ impl Auditor {
                     seventyfive.hit(ply, turn);
                 }
             }
-            // Art. 9.6 (2001) / 5.2.2
-            if dead::is_dead(&pos) {
+            // Art. 9.6 (2001) / 5.2.2. A dead position stays dead: once
+            // proven, every later position is dead too.
+            if dead_proof.is_none() {
+                if dead::is_dead_by_material(&pos) {
+                    dead_proof = Some(Proof::Material);
+                } else if let Some(budget) = budget {
+                    // Only captures and pawn moves change what is reachable.
+                    // The quick budget asks once, at the end of the game.
+                    if (ply == 0 || clock == 0) && dead::is_candidate(&pos, thorough) {
+                        if !thorough {
+                            late.push((ply, turn, pos.clone()));
+                        } else {
+                            match prover.deadness(&pos, budget) {
+                                Deadness::Dead(proof) => dead_proof = Some(proof),
+                                Deadness::Unknown => report.undecided |= UNDECIDED_DEAD,
+                                Deadness::Alive => {}
+                            }
+                        }
+                    }
+                }
+            }
+            if dead_proof.is_some() {
                 dead_pos.hit(ply, turn);
             }
 
@@ -313,6 +383,30 @@ impl Auditor {
 
         let n = ply;
         let valid = invalid.is_none();
+        // Quick budget: if the last candidate is dead, walk back to the
+        // first of the dead ones (a dead position stays dead).
+        if let (Some(budget), false) = (budget, late.is_empty()) {
+            let mut first: Option<(u32, Color, Proof)> = None;
+            for (at, side, p) in late.iter().rev() {
+                if dead_proof.is_some_and(|_| dead_pos.first.is_some_and(|(f, _)| f <= *at)) {
+                    continue;
+                }
+                match prover.deadness(p, budget) {
+                    Deadness::Dead(proof) => first = Some((*at, *side, proof)),
+                    Deadness::Unknown if first.is_none() => {
+                        report.undecided |= UNDECIDED_DEAD;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            if let Some((at, side, proof)) = first {
+                let analysed = if valid { n + 1 } else { n };
+                dead_pos.first = Some((at, side));
+                dead_pos.count = analysed - at;
+                dead_proof = Some(proof);
+            }
+        }
         let drawn = result == b"1/2-1/2";
         let excused = valid && drawn;
         let out = &mut report.findings;
@@ -320,7 +414,16 @@ impl Auditor {
         out.extend(fifty_claims.finding(Kind::MissedFiftyMoves, n, excused, result));
         out.extend(fivefold.finding(Kind::Fivefold, n, valid, drawn));
         out.extend(seventyfive.finding(Kind::SeventyfiveMoves, n, valid, drawn));
-        out.extend(dead_pos.finding(Kind::DeadPosition, n, valid, drawn));
+        out.extend(
+            dead_pos
+                .finding(Kind::DeadPosition, n, valid, drawn)
+                .map(|f| Finding {
+                    detail: Detail::Dead {
+                        proof: dead_proof.unwrap_or(Proof::Material),
+                    },
+                    ..f
+                }),
+        );
         report.plies = n;
 
         if let Some(f) = invalid {
@@ -344,14 +447,28 @@ impl Auditor {
         }
         if result::lost_on_time(game.tag("Termination")) {
             if let Some(winner) = result::winner(result) {
-                if dead::cannot_mate(&pos, winner) {
-                    out.push(Finding {
+                // `None`: not examined (the quick budget only examines
+                // locked structures; `--dead material` only material).
+                let answer = match (dead_proof, budget) {
+                    (Some(proof), _) => Some(Answer::Unwinnable(proof)),
+                    (None, _) if pos.has_insufficient_material(winner) => {
+                        Some(Answer::Unwinnable(Proof::Material))
+                    }
+                    (None, Some(budget)) if thorough || dead::is_candidate(&pos, false) => {
+                        Some(prover.can_mate(&pos, winner, budget))
+                    }
+                    (None, _) => None,
+                };
+                match answer {
+                    Some(Answer::Unwinnable(proof)) => out.push(Finding {
                         kind: Kind::UnwinnableFlag,
                         ply: n,
                         side: pos.turn(),
                         occurrences: 1,
-                        detail: Detail::Unwinnable { winner },
-                    });
+                        detail: Detail::Unwinnable { winner, proof },
+                    }),
+                    Some(Answer::Unknown) => report.undecided |= UNDECIDED_FLAG,
+                    Some(Answer::Winnable(_)) | None => {}
                 }
             }
         }

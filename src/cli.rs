@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::audit::{GameReport, Laws};
+use crate::audit::{DeadEffort, GameReport, Laws};
 use crate::finding::{Detail, Kind};
 use crate::input::{self, InputPath};
 use crate::pipeline::{Config, InputOutcome, Pipeline, Sink};
@@ -51,6 +51,10 @@ pub struct AuditArgs {
     /// Laws edition: by each game's Date tag (auto) or one for all.
     #[arg(long, value_enum, default_value_t = LawsArg::Auto)]
     pub laws: LawsArg,
+    /// Dead positions and unwinnable losses on time: insufficient material
+    /// only, or proven by the engine with a small (quick) or large budget.
+    #[arg(long, value_enum, default_value_t = DeadArg::Quick)]
+    pub dead: DeadArg,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
     pub quiet: bool,
@@ -60,6 +64,23 @@ pub struct AuditArgs {
     /// Stream region size in bytes (testing and tuning).
     #[arg(long, hide = true, default_value_t = 4 << 20)]
     pub region_size: usize,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeadArg {
+    Material,
+    Quick,
+    Thorough,
+}
+
+impl DeadArg {
+    fn effort(self) -> DeadEffort {
+        match self {
+            DeadArg::Material => DeadEffort::Material,
+            DeadArg::Quick => DeadEffort::Quick,
+            DeadArg::Thorough => DeadEffort::Thorough,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -182,6 +203,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     };
     let cfg = Config {
         laws: args.laws.laws(),
+        dead: args.dead.effort(),
         threads: args.threads.unwrap_or(0),
         chunk_size: args.chunk_size,
         region_size: args.region_size,

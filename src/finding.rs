@@ -4,6 +4,7 @@
 use shakmaty::Color;
 
 use crate::rules::laws::Edition;
+use crate::rules::unwinnable::Proof;
 
 /// The kinds of finding, in the order findings of one ply are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -136,8 +137,13 @@ pub enum Detail {
         mv: Option<String>,
         reason: String,
     },
+    /// A dead position and how it was proven.
+    Dead {
+        proof: Proof,
+    },
     Unwinnable {
         winner: Color,
+        proof: Proof,
     },
     WrongResult {
         reason: String,

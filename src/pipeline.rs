@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
-use crate::audit::{Auditor, GameReport, Laws};
+use crate::audit::{Auditor, DeadEffort, GameReport, Laws};
 use crate::input::{self, NamedInput, Source};
 use crate::parse::MovetextReader;
 use crate::split::{self, EndState, Splitter};
@@ -32,6 +32,8 @@ use crate::stats::Stats;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub laws: Laws,
+    /// How hard dead positions and unwinnable flags are proven.
+    pub dead: DeadEffort,
     /// Worker threads (0 = all cores).
     pub threads: usize,
     /// Target size of a chunk handed to one worker.
@@ -45,6 +47,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             laws: Laws::Auto,
+            dead: DeadEffort::Quick,
             threads: 0,
             chunk_size: 1 << 20,
             region_size: 4 << 20,
@@ -201,7 +204,7 @@ impl Pipeline {
     /// Cuts chunks, audits them on the pool, and emits the games in order,
     /// repairing wrong cuts.
     fn drive(&self, chunks: &mut dyn Chunks, emit: &mut Emitter<'_>) -> io::Result<()> {
-        let laws = self.cfg.laws;
+        let laws = (self.cfg.laws, self.cfg.dead);
         let chunk_size = self.cfg.chunk_size.max(1);
         let limit = 4 * self.threads().max(1);
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
@@ -294,7 +297,7 @@ fn redo(
     buf: &Buf,
     start: usize,
     end: usize,
-    laws: Laws,
+    laws: (Laws, DeadEffort),
 ) -> (Buf, Piece) {
     if Arc::ptr_eq(&pbuf.bytes, &buf.bytes) && pend == start {
         let piece = audit_piece(buf.get(), restart, end, laws);
@@ -549,8 +552,9 @@ impl Chunks for StreamChunks {
     }
 }
 
-fn audit_piece(buf: &[u8], start: usize, end: usize, laws: Laws) -> Piece {
-    let mut auditor = Auditor::new();
+fn audit_piece(buf: &[u8], start: usize, end: usize, laws: (Laws, DeadEffort)) -> Piece {
+    let (laws, dead) = laws;
+    let mut auditor = Auditor::with_effort(dead);
     let next = Cell::new(&[][..]);
     let mut movetext = MovetextReader::new(&next);
     let mut splitter = Splitter::new(&buf[start..end]);

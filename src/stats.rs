@@ -2,9 +2,10 @@
 
 use serde::Serialize;
 
-use crate::audit::{GameReport, Status};
+use crate::audit::{GameReport, Status, UNDECIDED_DEAD, UNDECIDED_FLAG};
 use crate::finding::{Detail, Kind, Outcome};
 use crate::rules::laws::Edition;
+use crate::rules::unwinnable::Proof;
 
 /// Counts of one file or of a whole run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,6 +22,22 @@ pub struct Stats {
     pub missed_then_lost: [u64; 8],
     /// Games judged by each edition (skipped games excluded).
     pub editions: [u64; 3],
+    /// Per engine kind (dead_position, unwinnable_flag): findings by proof
+    /// (material, blocked, search).
+    pub proofs: [[u64; 3]; 2],
+    /// Per engine kind: games where the engine answered `Unknown`.
+    pub undecided: [u64; 2],
+}
+
+/// The kinds the unwinnability engine decides, in `Stats::proofs` order.
+const ENGINE_KINDS: [Kind; 2] = [Kind::DeadPosition, Kind::UnwinnableFlag];
+
+fn proof_index(p: Proof) -> usize {
+    match p {
+        Proof::Material => 0,
+        Proof::Blocked => 1,
+        Proof::Search => 2,
+    }
 }
 
 impl Stats {
@@ -36,7 +53,18 @@ impl Stats {
         }
         self.plies += u64::from(report.plies);
         self.editions[edition_index(report.edition)] += 1;
+        if report.undecided & UNDECIDED_DEAD != 0 {
+            self.undecided[0] += 1;
+        }
+        if report.undecided & UNDECIDED_FLAG != 0 {
+            self.undecided[1] += 1;
+        }
         for f in &report.findings {
+            match f.detail {
+                Detail::Dead { proof } => self.proofs[0][proof_index(proof)] += 1,
+                Detail::Unwinnable { proof, .. } => self.proofs[1][proof_index(proof)] += 1,
+                _ => {}
+            }
             self.kind_games[f.kind.index()] += 1;
             if let Detail::Missed {
                 outcome: Outcome::Lost,
@@ -62,6 +90,12 @@ impl Stats {
         for i in 0..3 {
             self.editions[i] += other.editions[i];
         }
+        for k in 0..2 {
+            self.undecided[k] += other.undecided[k];
+            for p in 0..3 {
+                self.proofs[k][p] += other.proofs[k][p];
+            }
+        }
     }
 
     /// games read = analysed + invalid + skipped
@@ -86,6 +120,16 @@ impl Stats {
                     missed_then_lost: k
                         .is_missed_claim()
                         .then_some(self.missed_then_lost[k.index()]),
+                    proven_by: ENGINE_KINDS.iter().position(|e| e == k).map(|e| {
+                        [Proof::Material, Proof::Blocked, Proof::Search]
+                            .iter()
+                            .map(|p| (p.as_str(), self.proofs[e][proof_index(*p)]))
+                            .collect()
+                    }),
+                    unknown: ENGINE_KINDS
+                        .iter()
+                        .position(|e| e == k)
+                        .map(|e| self.undecided[e]),
                 })
                 .collect(),
             editions: Edition::ALL
@@ -125,4 +169,11 @@ pub struct KindJson {
     pub games: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missed_then_lost: Option<u64>,
+    /// Dead positions and unwinnable flags: findings by how they were proven.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven_by: Option<std::collections::BTreeMap<&'static str, u64>>,
+    /// Dead positions and unwinnable flags: games where the engine could not
+    /// decide (`Unknown`) within its budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<u64>,
 }

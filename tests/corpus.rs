@@ -270,6 +270,9 @@ fn findings_equal_the_oracle_on_a_sample() {
             .unwrap();
         assert!(out.status.success(), "oracle failed on {}", f.display());
         std::fs::write(&reference, &out.stdout).unwrap();
+        // The oracle proves dead positions by material only; compare.py
+        // lists the engine's further dead positions and unwinnable flags
+        // "to verify" and fails on any that contradicts the oracle.
         let run = audit(&[f.as_path()], &[]);
         let candidate = dir.path().join(format!("cand{i}.jsonl"));
         std::fs::write(&candidate, &run.jsonl).unwrap();

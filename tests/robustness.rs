@@ -7,7 +7,7 @@
 
 use std::io;
 
-use pgn_arbiter::audit::{GameReport, Laws};
+use pgn_arbiter::audit::{DeadEffort, GameReport, Laws};
 use pgn_arbiter::input::{InputPath, NamedInput};
 use pgn_arbiter::pipeline::{Config, Pipeline, Sink};
 
@@ -118,6 +118,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
     let dir = tempfile::tempdir().unwrap();
     let sequential = Config {
         laws: Laws::Auto,
+        dead: DeadEffort::Quick,
         threads: 1,
         chunk_size: usize::MAX / 4,
         region_size: usize::MAX / 4,
@@ -145,6 +146,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         ] {
             let cfg = Config {
                 laws: Laws::Auto,
+                dead: DeadEffort::Quick,
                 threads: 2,
                 chunk_size: chunk,
                 region_size: region,

@@ -76,8 +76,17 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
             out.extend_from_slice(b",\"reason\":");
             s(out, reason);
         }
-        Detail::Unwinnable { winner } => {
-            write!(out, ",\"winner\":\"{}\"", side_name(*winner)).expect("writing to a Vec");
+        Detail::Dead { proof } => {
+            write!(out, ",\"proof\":\"{}\"", proof.as_str()).expect("writing to a Vec");
+        }
+        Detail::Unwinnable { winner, proof } => {
+            write!(
+                out,
+                ",\"winner\":\"{}\",\"proof\":\"{}\"",
+                side_name(*winner),
+                proof.as_str()
+            )
+            .expect("writing to a Vec");
         }
         Detail::WrongResult { reason } => {
             out.extend_from_slice(b",\"reason\":");

@@ -40,8 +40,10 @@ pub enum Proof {
     /// The side has insufficient material (Art. 9.6 examples; shakmaty's
     /// `has_insufficient_material`).
     Material,
-    /// Every reachable position was enumerated and no pawn could ever move
-    /// and nothing could ever be captured: a locked structure.
+    /// The pawns can never move or be taken, and the pieces' regions
+    /// around them leave no square where the king could be mated
+    /// ([`blocked_proof`]); or every reachable position was enumerated and
+    /// none changed the pawns.
     Blocked,
     /// Every reachable position was enumerated (pawn moves and captures
     /// included) and none is checkmate.
@@ -80,8 +82,8 @@ pub struct Budget {
 impl Budget {
     /// For every candidate position of a full audit.
     pub const QUICK: Budget = Budget {
-        search_nodes: 3_000,
-        reach_positions: 3_000,
+        search_nodes: 150,
+        reach_positions: 1_200,
     };
     /// `--dead thorough` and the `position` subcommand.
     pub const THOROUGH: Budget = Budget {
@@ -121,10 +123,12 @@ impl Analyzer {
         }
         // A locked structure is settled fastest by enumeration; anything
         // else is almost always winnable, and the search finds the line.
+        if blocked_proof(pos, winner) {
+            return Answer::Unwinnable(Proof::Blocked);
+        }
         let locked = looks_locked(pos);
         if locked {
-            let split = budget.reach_positions / 4;
-            match self.enumerate(pos, winner, split) {
+            match self.enumerate(pos, winner, budget.reach_positions) {
                 Answer::Unknown => {}
                 answer => return answer,
             }
@@ -132,29 +136,20 @@ impl Analyzer {
         if let Some(line) = self.find_mate(pos, winner, budget.search_nodes) {
             return Answer::Winnable(line);
         }
-        self.enumerate(pos, winner, budget.reach_positions)
-    }
-
-    /// Dead position (Art. 9.6 / 5.2.2): neither side can ever checkmate.
-    /// `Some(proof)` only when both answers are proven; the proof named is
-    /// the stronger method the two needed.
-    pub fn dead(&mut self, pos: &Chess, budget: Budget) -> Option<Proof> {
-        let mut proof = Proof::Material;
-        for side in [pos.turn(), !pos.turn()] {
-            match self.can_mate(pos, side, budget) {
-                Answer::Unwinnable(p) => proof = proof.max(p),
-                _ => return None,
-            }
+        if locked {
+            return Answer::Unknown;
         }
-        Some(proof)
+        self.enumerate(pos, winner, budget.reach_positions)
     }
 
     /// Helpmate search for a witness, with iterative deepening on a cost
     /// where progress is free.
     fn find_mate(&mut self, pos: &Chess, winner: Color, nodes: u64) -> Option<Vec<Move>> {
         self.tt.clear();
+        let board = pos.board();
         let mut search = Search {
             winner,
+            must_promote: (board.by_color(winner) & !board.pawns() & !board.kings()).is_empty(),
             target: Targets::new(pos, winner),
             nodes: 0,
             limit: nodes,
@@ -193,8 +188,12 @@ impl Analyzer {
         queue.push_back((pos.clone(), 0));
         let mut structure_changed = false;
         while let Some((here, index)) = queue.pop_front() {
-            // No continuation of a side with insufficient material mates.
-            if here.has_insufficient_material(winner) {
+            // No continuation of a side with insufficient material mates,
+            // nor of a locked structure with the semi-static proof (asked
+            // where the structure just changed).
+            if here.has_insufficient_material(winner)
+                || (index != 0 && here.halfmoves() == 0 && blocked_proof(&here, winner))
+            {
                 continue;
             }
             let moves = here.legal_moves();
@@ -337,6 +336,8 @@ enum Step {
 
 struct Search<'a> {
     winner: Color,
+    /// The winner has only pawns besides the king.
+    must_promote: bool,
     target: Targets,
     nodes: u64,
     limit: u64,
@@ -400,6 +401,19 @@ impl Search<'_> {
         false
     }
 
+    /// The loser's pawn nearest to the winner's king that no loser's pawn
+    /// defends.
+    fn prey(&self, pos: &Chess) -> Option<Square> {
+        let board = pos.board();
+        let king = board.king_of(self.winner)?;
+        let loser = !self.winner;
+        let pawns = board.pawns() & board.by_color(loser);
+        pawns
+            .into_iter()
+            .filter(|&sq| (shakmaty::attacks::pawn_attacks(self.winner, sq) & pawns).is_empty())
+            .min_by_key(|&sq| king.distance(sq))
+    }
+
     fn weigh(&self, pos: &Chess, m: Move) -> Step {
         let winner_moves = pos.turn() == self.winner;
         let role = m.role();
@@ -411,6 +425,15 @@ impl Search<'_> {
             } else {
                 self.target.corner
             };
+            // Without pieces that mate, the king frees a pawn first: it
+            // walks to a loser's pawn that no pawn defends.
+            if role == Role::King && self.must_promote {
+                if let Some(prey) = self.prey(pos) {
+                    if to.distance(prey) < from.distance(prey) {
+                        return Step::Progress;
+                    }
+                }
+            }
             if m.is_capture() || advanced_push(pos, m) || closer(role, from, to, goal) {
                 Step::Progress
             } else {
@@ -511,4 +534,182 @@ fn knight_distance(a: Square, b: Square) -> u8 {
         table
     });
     table[usize::from(a) * 64 + usize::from(b)]
+}
+
+/// The semi-static proof (Proof::Blocked): when no pawn can ever move or
+/// be captured, every piece stays inside the region it can reach around
+/// the fixed pawns, and a mate needs, on some square of the loser king's
+/// region, a checker that can attack it and, for every flight square, an
+/// attacker or a blocker (one piece per blocked square). When no square
+/// qualifies, `winner` can never mate.
+///
+/// Frozen pawns: (a) each pawn has a pawn in front of it; (b) no pawn can
+/// take a pawn, nor a piece that can reach a square the pawn attacks;
+/// (c) no piece can reach a pawn of the other side, and no king a pawn no
+/// pawn defends. Then, by induction over the moves, the first move that
+/// changed the pawns would need one of these: there is none.
+///
+/// Every step over-approximates what can happen (pieces other than pawns
+/// are transparent, regions ignore whose turn it is and what the other
+/// pieces do), so a `true` is a proof.
+pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
+    use shakmaty::attacks::pawn_attacks;
+
+    let board = pos.board();
+    let pawns = board.pawns();
+    if pos.ep_square(EnPassantMode::Legal).is_some() {
+        return false;
+    }
+    // (a) no pawn can ever push: the square in front of each holds a pawn.
+    let white_pawns = pawns & board.white();
+    let black_pawns = pawns & board.black();
+    if (Bitboard(white_pawns.0 << 8) & pawns).count() != white_pawns.count()
+        || (Bitboard(black_pawns.0 >> 8) & pawns).count() != black_pawns.count()
+    {
+        return false;
+    }
+    let pawn_cover = |color: Color| -> Bitboard {
+        (pawns & board.by_color(color))
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, sq| acc | pawn_attacks(color, sq))
+    };
+    let covered = [pawn_cover(Color::White), pawn_cover(Color::Black)];
+    let cover_of = |c: Color| covered[usize::from(c.is_black())];
+    // (b) no pawn can take a pawn now.
+    if (covered[0] & black_pawns).any() || (covered[1] & white_pawns).any() {
+        return false;
+    }
+
+    // Regions and attack sets of every piece, pawns fixed.
+    let mut pieces: Vec<(Color, Role, Bitboard, Bitboard)> = Vec::new();
+    for (sq, piece) in board {
+        if piece.role == Role::Pawn {
+            continue;
+        }
+        let forbidden = if piece.role == Role::King {
+            cover_of(!piece.color)
+        } else {
+            Bitboard::EMPTY
+        };
+        let region = region(piece.role, sq, pawns, forbidden);
+        let attacks = region.into_iter().fold(Bitboard::EMPTY, |acc, from| {
+            acc | reach(piece.role, from, pawns)
+        });
+        let enemy_pawns = pawns & board.by_color(!piece.color);
+        if piece.role == Role::King {
+            // (c) a king takes an enemy pawn that no enemy pawn defends.
+            if (attacks & enemy_pawns & !cover_of(!piece.color)).any() {
+                return false;
+            }
+        } else {
+            // (b) a pawn takes a piece that can stand where it attacks;
+            // (c) a piece takes a pawn.
+            if (region & cover_of(!piece.color)).any() || (attacks & enemy_pawns).any() {
+                return false;
+            }
+        }
+        pieces.push((piece.color, piece.role, region, attacks));
+    }
+
+    let loser = !winner;
+    let Some(&(_, _, king_region, _)) = pieces
+        .iter()
+        .find(|(c, r, _, _)| *c == loser && *r == Role::King)
+    else {
+        return false;
+    };
+    // Squares the winner can check on (pawns included: the loser's king
+    // may stand in a pawn's attack now), and squares the winner covers.
+    let mut checks = cover_of(winner);
+    let mut guards = cover_of(winner);
+    for &(c, r, _, attacks) in &pieces {
+        if c == winner {
+            guards |= attacks;
+            if r != Role::King {
+                checks |= attacks;
+            }
+        }
+    }
+    for s in king_region & checks {
+        // Flight squares in the region that the winner cannot attack must
+        // be blocked, each by a different piece (other than the kings).
+        let need: Vec<Square> = (shakmaty::attacks::king_attacks(s) & king_region & !guards)
+            .into_iter()
+            .collect();
+        let blockers: Vec<Bitboard> = pieces
+            .iter()
+            .filter(|(_, r, _, _)| *r != Role::King)
+            .map(|&(_, _, region, _)| region)
+            .collect();
+        if can_block_all(&need, &blockers) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Squares a piece of `role` on `from` attacks with only `pawns` in the way.
+fn reach(role: Role, from: Square, pawns: Bitboard) -> Bitboard {
+    use shakmaty::attacks;
+    match role {
+        Role::King => attacks::king_attacks(from),
+        Role::Knight => attacks::knight_attacks(from),
+        Role::Bishop => attacks::bishop_attacks(from, pawns),
+        Role::Rook => attacks::rook_attacks(from, pawns),
+        Role::Queen => attacks::queen_attacks(from, pawns),
+        Role::Pawn => Bitboard::EMPTY,
+    }
+}
+
+/// Every square a piece can walk to from `from` around the fixed pawns.
+fn region(role: Role, from: Square, pawns: Bitboard, forbidden: Bitboard) -> Bitboard {
+    let mut seen = Bitboard::from(from);
+    let mut frontier = seen;
+    loop {
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            next |= reach(role, sq, pawns);
+        }
+        next = next & !pawns & !forbidden & !seen;
+        if next.is_empty() {
+            return seen;
+        }
+        seen |= next;
+        frontier = next;
+    }
+}
+
+/// Can every square in `need` get its own blocker (a bipartite matching of
+/// squares to pieces whose region holds the square)?
+fn can_block_all(need: &[Square], blockers: &[Bitboard]) -> bool {
+    fn augment(
+        i: usize,
+        need: &[Square],
+        blockers: &[Bitboard],
+        owner: &mut [Option<usize>],
+        tried: &mut [bool],
+    ) -> bool {
+        for (b, region) in blockers.iter().enumerate() {
+            if tried[b] || !region.contains(need[i]) {
+                continue;
+            }
+            tried[b] = true;
+            if owner[b].is_none_or(|j| augment(j, need, blockers, owner, tried)) {
+                owner[b] = Some(i);
+                return true;
+            }
+        }
+        false
+    }
+    if need.len() > blockers.len() {
+        return false;
+    }
+    let mut owner = vec![None; blockers.len()];
+    for i in 0..need.len() {
+        let mut tried = vec![false; blockers.len()];
+        if !augment(i, need, blockers, &mut owner, &mut tried) {
+            return false;
+        }
+    }
+    true
 }
