@@ -82,8 +82,8 @@ pub struct Budget {
 impl Budget {
     /// For every candidate position of a full audit.
     pub const QUICK: Budget = Budget {
-        search_nodes: 150,
-        reach_positions: 1_200,
+        search_nodes: 3_000,
+        reach_positions: 0,
     };
     /// `--dead thorough` and the `position` subcommand.
     pub const THOROUGH: Budget = Budget {
@@ -326,6 +326,14 @@ impl Targets {
     }
 }
 
+/// What the weighing of one node's moves shares.
+struct Node {
+    /// The winner's king's prey (see [`Search::prey`]), when it must promote.
+    prey: Option<Square>,
+    /// The loser must promote for a mate to exist.
+    loser_promotes: bool,
+}
+
 /// How a move is weighed in the witness search.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Step {
@@ -370,9 +378,24 @@ impl Search<'_> {
                 self.tt.insert(key.0, budget);
             }
         }
+        let node = if pos.turn() == self.winner {
+            Node {
+                prey: if self.must_promote {
+                    self.prey(pos)
+                } else {
+                    None
+                },
+                loser_promotes: false,
+            }
+        } else {
+            Node {
+                prey: None,
+                loser_promotes: needs_loser_promotion(pos, self.winner),
+            }
+        };
         let mut steps = [Step::Neutral; 256];
         for (i, &m) in moves.iter().enumerate() {
-            steps[i] = self.weigh(pos, m);
+            steps[i] = self.weigh(pos, m, &node);
         }
         // Progress first: the first line tried is the likeliest mate.
         for step in [Step::Progress, Step::Neutral, Step::Regress] {
@@ -414,7 +437,7 @@ impl Search<'_> {
             .min_by_key(|&sq| king.distance(sq))
     }
 
-    fn weigh(&self, pos: &Chess, m: Move) -> Step {
+    fn weigh(&self, pos: &Chess, m: Move, node: &Node) -> Step {
         let winner_moves = pos.turn() == self.winner;
         let role = m.role();
         let from = m.from().unwrap_or(m.to());
@@ -427,11 +450,9 @@ impl Search<'_> {
             };
             // Without pieces that mate, the king frees a pawn first: it
             // walks to a loser's pawn that no pawn defends.
-            if role == Role::King && self.must_promote {
-                if let Some(prey) = self.prey(pos) {
-                    if to.distance(prey) < from.distance(prey) {
-                        return Step::Progress;
-                    }
+            if let (Role::King, Some(prey)) = (role, node.prey) {
+                if to.distance(prey) < from.distance(prey) {
+                    return Step::Progress;
                 }
             }
             if m.is_capture() || advanced_push(pos, m) || closer(role, from, to, goal) {
@@ -445,7 +466,7 @@ impl Search<'_> {
             } else {
                 self.target.block
             };
-            if needs_loser_promotion(pos, self.winner) {
+            if node.loser_promotes {
                 let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
                 if role == Role::Pawn && !heavy {
                     return Step::Progress;
