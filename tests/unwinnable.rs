@@ -171,3 +171,41 @@ fn a_game_that_locks_its_pawns_is_dead_from_that_ply_blocked() {
         .unwrap()
         .contains("dead_position"));
 }
+
+/// The `position` subcommand: each side answered, the mating line in SAN,
+/// how an unwinnable side was proven, and a bad FEN named without losing
+/// the others (exit 2).
+#[test]
+fn position_subcommand_answers_each_side_and_names_bad_fens() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .args([
+            "position",
+            "--json",
+            "8/8/8/8/8/5k2/8/4K1Q1 b - - 0 1",
+            "not a fen",
+            "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a fen"), "{stderr}");
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    let kqk = &lines[0]["sides"];
+    assert_eq!(kqk[0]["side"], "white");
+    assert_eq!(kqk[0]["verdict"], "winnable");
+    let mate = kqk[0]["mate"].as_array().unwrap();
+    assert!(mate.last().unwrap().as_str().unwrap().ends_with('#'));
+    assert_eq!(kqk[1]["verdict"], "unwinnable");
+    assert_eq!(kqk[1]["proof"], "material");
+    assert!(lines[1]["error"].is_string());
+    for side in lines[2]["sides"].as_array().unwrap() {
+        assert_eq!(side["verdict"], "unwinnable");
+        assert_eq!(side["proof"], "blocked");
+    }
+}
