@@ -145,26 +145,42 @@ impl Analyzer {
     /// Helpmate search for a witness, with iterative deepening on a cost
     /// where progress is free.
     fn find_mate(&mut self, pos: &Chess, winner: Color, nodes: u64) -> Option<Vec<Move>> {
-        self.tt.clear();
-        let board = pos.board();
-        let mut search = Search {
-            winner,
-            must_promote: (board.by_color(winner) & !board.pawns() & !board.kings()).is_empty(),
-            target: Targets::new(pos, winner),
-            nodes: 0,
-            limit: nodes,
-            local_limit: 0,
-            tt: &mut self.tt,
-            line: &mut self.line,
+        let primary = Targets::new(pos, winner);
+        // A large budget also tries the other corners: half for the
+        // likeliest picture, a sixth for each of the others.
+        let plans: Vec<(Targets, u64)> = if nodes >= 100_000 {
+            vec![
+                (primary, nodes / 2),
+                (primary.mirrored_file(), nodes / 6),
+                (primary.mirrored_rank(), nodes / 6),
+                (primary.mirrored_file().mirrored_rank(), nodes / 6),
+            ]
+        } else {
+            vec![(primary, nodes)]
         };
-        for max_cost in 2..=60 {
-            search.local_limit = search.nodes + 10_000;
-            search.line.clear();
-            if search.visit(pos, max_cost, false, 0) {
-                return Some(search.line.clone());
-            }
-            if search.nodes >= search.limit {
-                break;
+        let board = pos.board();
+        let must_promote = (board.by_color(winner) & !board.pawns() & !board.kings()).is_empty();
+        for (target, limit) in plans {
+            self.tt.clear();
+            let mut search = Search {
+                winner,
+                must_promote,
+                target,
+                nodes: 0,
+                limit,
+                local_limit: 0,
+                tt: &mut self.tt,
+                line: &mut self.line,
+            };
+            for max_cost in 2..=1000 {
+                search.local_limit = search.nodes + 10_000;
+                search.line.clear();
+                if search.visit(pos, max_cost, false, 0) {
+                    return Some(search.line.clone());
+                }
+                if search.nodes >= search.limit {
+                    break;
+                }
             }
         }
         None
@@ -291,6 +307,7 @@ fn looks_locked(pos: &Chess) -> bool {
 /// The squares of the mating picture the search steers towards: the loser's
 /// king in a corner on the loser's side, the winner's king two ranks away,
 /// a loser's piece beside the king, the winner's pieces pointing at it.
+#[derive(Clone, Copy)]
 struct Targets {
     /// Where the loser's king should go.
     corner: Square,
@@ -301,6 +318,22 @@ struct Targets {
 }
 
 impl Targets {
+    fn mirrored_file(self) -> Targets {
+        Targets {
+            corner: self.corner.flip_horizontal(),
+            guard: self.guard.flip_horizontal(),
+            block: self.block.flip_horizontal(),
+        }
+    }
+
+    fn mirrored_rank(self) -> Targets {
+        Targets {
+            corner: self.corner.flip_vertical(),
+            guard: self.guard.flip_vertical(),
+            block: self.block.flip_vertical(),
+        }
+    }
+
     fn new(pos: &Chess, winner: Color) -> Targets {
         let board = pos.board();
         let dark_corner = (board.bishops() & board.by_color(winner) & Bitboard::DARK_SQUARES).any()
