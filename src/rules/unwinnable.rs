@@ -126,20 +126,29 @@ impl Analyzer {
         if blocked_proof(pos, winner) {
             return Answer::Unwinnable(Proof::Blocked);
         }
-        let locked = looks_locked(pos);
-        if locked {
-            match self.enumerate(pos, winner, budget.reach_positions) {
+        // Cheap attempts first (most positions are decided in a few
+        // thousand nodes), then the whole budget.
+        const FIRST: u64 = 20_000;
+        let first = budget.search_nodes.min(FIRST);
+        if let Some(line) = self.find_mate(pos, winner, first) {
+            return Answer::Winnable(line);
+        }
+        let small = budget.reach_positions.min(2_000);
+        if small > 0 {
+            match self.enumerate(pos, winner, small) {
                 Answer::Unknown => {}
                 answer => return answer,
             }
         }
-        if let Some(line) = self.find_mate(pos, winner, budget.search_nodes) {
-            return Answer::Winnable(line);
+        if budget.search_nodes > first {
+            if let Some(line) = self.find_mate(pos, winner, budget.search_nodes) {
+                return Answer::Winnable(line);
+            }
         }
-        if locked {
-            return Answer::Unknown;
+        if budget.reach_positions > small {
+            return self.enumerate(pos, winner, budget.reach_positions);
         }
-        self.enumerate(pos, winner, budget.reach_positions)
+        Answer::Unknown
     }
 
     /// Helpmate search for a witness, with iterative deepening on a cost
@@ -290,20 +299,6 @@ impl Key {
     }
 }
 
-/// Every pawn stands in front of an enemy pawn and none can capture: the
-/// structure is locked for now, and the enumeration is the better tool.
-fn looks_locked(pos: &Chess) -> bool {
-    let board = pos.board();
-    let white = board.pawns() & board.white();
-    let black = board.pawns() & board.black();
-    if white.is_empty() || black.is_empty() {
-        return false;
-    }
-    let white_blocked = Bitboard(white.0 << 8) & black;
-    let black_blocked = Bitboard(black.0 >> 8) & white;
-    white_blocked.count() == white.count() && black_blocked.count() == black.count()
-}
-
 /// The squares of the mating picture the search steers towards: the loser's
 /// king in a corner on the loser's side, the winner's king two ranks away,
 /// a loser's piece beside the king, the winner's pieces pointing at it.
@@ -397,12 +392,11 @@ impl Search<'_> {
         if pos.has_insufficient_material(self.winner) {
             return false;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return pos.turn() != self.winner && pos.is_check();
-        }
+        // Only the loser, in check, can be mated: at a leaf nothing else
+        // needs move generation.
+        let mate_possible = pos.turn() != self.winner && pos.is_check();
         if budget <= 0 || ply >= 200 {
-            return false;
+            return mate_possible && pos.is_checkmate();
         }
         let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
         match self.tt.get(&key.0) {
@@ -410,6 +404,10 @@ impl Search<'_> {
             _ => {
                 self.tt.insert(key.0, budget);
             }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return mate_possible;
         }
         let node = if pos.turn() == self.winner {
             Node {
