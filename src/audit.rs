@@ -269,7 +269,11 @@ impl Auditor {
         let mut dead_proof: Option<Proof> = None;
         // Quick budget: the positions after captures and pawn moves where a
         // locked structure could make the game dead, asked at the end.
-        let mut late: Vec<(u32, Color, Chess)> = Vec::new();
+        let mut late: Vec<Candidate> = Vec::new();
+        // The position before the last capture or pawn move, kept where a
+        // lock could follow: the lock's predecessor may be dead already
+        // (a pawn that can only walk into the lock).
+        let mut before: Option<(Color, Chess)> = None;
         let budget = self.effort.budget();
         let thorough = self.effort == DeadEffort::Thorough;
         let prover = &mut self.prover;
@@ -349,13 +353,24 @@ impl Auditor {
                     // Only captures and pawn moves change what is reachable.
                     // The quick budget asks once, at the end of the game.
                     if (ply == 0 || clock == 0) && dead::is_candidate(&pos, thorough) {
+                        let candidate = Candidate {
+                            ply,
+                            side: turn,
+                            pos: pos.clone(),
+                            before: before.take(),
+                        };
                         if !thorough {
-                            late.push((ply, turn, pos.clone()));
+                            late.push(candidate);
                         } else {
-                            match prover.deadness(&pos, budget) {
-                                Deadness::Dead(proof) => dead_proof = Some(proof),
-                                Deadness::Unknown => report.undecided |= UNDECIDED_DEAD,
-                                Deadness::Alive => {}
+                            match candidate.first_dead(prover, budget) {
+                                Some((at, side, proof)) => {
+                                    if at < ply {
+                                        dead_pos.hit(at, side);
+                                    }
+                                    dead_proof = Some(proof);
+                                }
+                                None if prover.last_unknown => report.undecided |= UNDECIDED_DEAD,
+                                None => {}
                             }
                         }
                     }
@@ -372,6 +387,11 @@ impl Auditor {
             let rights = pos.castles().castling_rights();
             let from_ep = pos.legal_ep_square().is_some();
             let mover = pos.turn();
+            before = (m.is_zeroing()
+                && dead_proof.is_none()
+                && budget.is_some()
+                && dead::may_lock(&pos, thorough))
+            .then(|| (mover, pos.clone()));
             pos.play_unchecked(m);
             let reversible =
                 !from_ep && pos.castles().castling_rights() == rights && table.advance(&m, mover);
@@ -387,17 +407,17 @@ impl Auditor {
         // first of the dead ones (a dead position stays dead).
         if let (Some(budget), false) = (budget, late.is_empty()) {
             let mut first: Option<(u32, Color, Proof)> = None;
-            for (at, side, p) in late.iter().rev() {
-                if dead_proof.is_some_and(|_| dead_pos.first.is_some_and(|(f, _)| f <= *at)) {
+            for c in late.iter().rev() {
+                if dead_proof.is_some_and(|_| dead_pos.first.is_some_and(|(f, _)| f <= c.ply)) {
                     continue;
                 }
-                match prover.deadness(p, budget) {
-                    Deadness::Dead(proof) => first = Some((*at, *side, proof)),
-                    Deadness::Unknown if first.is_none() => {
+                match c.first_dead(prover, budget) {
+                    Some(found) => first = Some(found),
+                    None if first.is_none() && prover.last_unknown => {
                         report.undecided |= UNDECIDED_DEAD;
                         break;
                     }
-                    _ => break,
+                    None => break,
                 }
             }
             if let Some((at, side, proof)) = first {
@@ -472,6 +492,31 @@ impl Auditor {
                 }
             }
         }
+    }
+}
+
+/// A position after a capture or pawn move where a locked structure may
+/// have made the game dead, with the position before that move.
+struct Candidate {
+    ply: u32,
+    side: Color,
+    pos: Chess,
+    before: Option<(Color, Chess)>,
+}
+
+impl Candidate {
+    /// The first dead ply among this position and its predecessor, with
+    /// the proof; `None` when this one is not proven dead.
+    fn first_dead(&self, prover: &mut Prover, budget: Budget) -> Option<(u32, Color, Proof)> {
+        let Deadness::Dead(proof) = prover.deadness(&self.pos, budget) else {
+            return None;
+        };
+        if let Some((side, pos)) = &self.before {
+            if let Deadness::Dead(earlier) = prover.deadness(pos, budget) {
+                return Some((self.ply - 1, *side, earlier.max(proof)));
+            }
+        }
+        Some((self.ply, self.side, proof))
     }
 }
 

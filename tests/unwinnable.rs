@@ -209,3 +209,33 @@ fn position_subcommand_answers_each_side_and_names_bad_fens() {
         assert_eq!(side["proof"], "blocked");
     }
 }
+
+/// A pawn that can only walk into the lock: the position before the lock
+/// is dead already (every line leads into it), and thorough mode reports
+/// that first ply, proven by enumeration. (TCEC, Stash 34.0 - Stockfish 15,
+/// 2023-01-03, ply 124; CHA agrees that both sides are unwinnable there.)
+#[test]
+fn dead_before_the_lock_when_the_last_free_pawn_can_only_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lock.pgn");
+    let pgn = "[Event \"t\"]\n[Date \"2023.01.03\"]\n[Result \"1-0\"]\n\
+               [FEN \"1k6/8/p5p1/P1p1p1Pp/2P1P2P/P7/6K1/8 w - - 13 63\"]\n\n\
+               63. a4 Kc7 64. Kf2 Kd7 1-0\n";
+    std::fs::write(&path, pgn).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .args(["audit", "--quiet", "--dead", "thorough", "--jsonl", "-"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let dead: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["kind"] == "dead_position")
+        .collect();
+    assert_eq!(dead.len(), 1, "{text}");
+    assert_eq!(dead[0]["ply"], 0);
+    assert_eq!(dead[0]["side"], "white");
+    assert_eq!(dead[0]["occurrences"], 5);
+    assert_eq!(dead[0]["proof"], "search");
+}

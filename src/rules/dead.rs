@@ -42,6 +42,13 @@ pub fn is_candidate(pos: &Chess, pieces_too: bool) -> bool {
         && (Bitboard(black.0 >> 8) & pawns).count() == black.count()
 }
 
+/// Could a capture or pawn move from here lock the structure (the
+/// pieces [`is_candidate`] allows are all that is left)?
+pub fn may_lock(pos: &Chess, pieces_too: bool) -> bool {
+    let board = pos.board();
+    board.pawns().any() && (pieces_too || (board.knights() | board.rooks_and_queens()).is_empty())
+}
+
 /// What the engine could say about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Deadness {
@@ -56,11 +63,19 @@ pub enum Deadness {
 #[derive(Default)]
 pub struct Prover {
     analyzer: Analyzer,
+    /// The last [`Prover::deadness`] answer was `Unknown`.
+    pub last_unknown: bool,
 }
 
 impl Prover {
     /// Art. 9.6 / 5.2.2: can neither side ever checkmate?
     pub fn deadness(&mut self, pos: &Chess, budget: Budget) -> Deadness {
+        let answer = self.decide(pos, budget);
+        self.last_unknown = answer == Deadness::Unknown;
+        answer
+    }
+
+    fn decide(&mut self, pos: &Chess, budget: Budget) -> Deadness {
         let mut proof = Proof::Material;
         let mut unknown = false;
         for side in [pos.turn(), !pos.turn()] {

@@ -83,12 +83,13 @@ impl Budget {
     /// For every candidate position of a full audit.
     pub const QUICK: Budget = Budget {
         search_nodes: 3_000,
-        reach_positions: 0,
+        reach_positions: 1_000,
     };
-    /// `--dead thorough` and the `position` subcommand.
+    /// `--dead thorough` and the `position` subcommand (CHA's full mode also
+    /// allows ten million nodes); the enumeration holds up to about 500 MB.
     pub const THOROUGH: Budget = Budget {
-        search_nodes: 2_000_000,
-        reach_positions: 1_000_000,
+        search_nodes: 10_000_000,
+        reach_positions: 2_000_000,
     };
 }
 
