@@ -83,7 +83,7 @@ impl Budget {
     /// For every candidate position of a full audit.
     pub const QUICK: Budget = Budget {
         search_nodes: 3_000,
-        reach_positions: 1_000,
+        reach_positions: 0,
     };
     /// `--dead thorough` and the `position` subcommand (CHA's full mode also
     /// allows ten million nodes); the enumeration holds up to about 500 MB.
