@@ -93,12 +93,13 @@ fn quick_mode_never_contradicts_the_test_vector_and_its_lines_mate() {
     assert!(decided >= 1_650, "quick mode decided only {decided}");
 }
 
-/// About 10 minutes: `cargo test --release --test unwinnable -- --ignored`.
+/// About 15 minutes: `cargo test --release --test unwinnable -- --ignored`.
 #[test]
 #[ignore]
 fn thorough_mode_never_contradicts_the_test_vector() {
     if let Some(decided) = run(Budget::THOROUGH, "thorough") {
-        assert!(decided >= 3_440, "thorough mode decided only {decided}");
+        // Measured 3,550 (CHA 2.6.1: 3,470 at its default 500K nodes, 3,586 at 10M).
+        assert!(decided >= 3_540, "thorough mode decided only {decided}");
     }
 }
 

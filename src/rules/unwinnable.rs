@@ -156,15 +156,23 @@ impl Analyzer {
     /// where progress is free.
     fn find_mate(&mut self, pos: &Chess, winner: Color, nodes: u64) -> Option<Vec<Move>> {
         let primary = Targets::new(pos, winner);
-        // A large budget also tries the other corners: half for the
-        // likeliest picture, a sixth for each of the others.
+        // A large budget also tries the other corners (up to a million
+        // nodes each, half of it for the likeliest picture), then spends
+        // what is left on the likeliest picture again.
         let plans: Vec<(Targets, u64)> = if nodes >= 100_000 {
-            vec![
-                (primary, nodes / 2),
-                (primary.mirrored_file(), nodes / 6),
-                (primary.mirrored_rank(), nodes / 6),
-                (primary.mirrored_file().mirrored_rank(), nodes / 6),
-            ]
+            let share = |part: u64| (nodes / part).min(1_000_000);
+            let tries = [
+                (primary, share(2)),
+                (primary.mirrored_file(), share(6)),
+                (primary.mirrored_rank(), share(6)),
+                (primary.mirrored_file().mirrored_rank(), share(6)),
+            ];
+            let spent: u64 = tries.iter().map(|t| t.1).sum();
+            let mut plans = tries.to_vec();
+            if nodes > spent {
+                plans.push((primary, nodes - spent));
+            }
+            plans
         } else {
             vec![(primary, nodes)]
         };
