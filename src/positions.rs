@@ -143,6 +143,12 @@ pub fn read_position(text: &str) -> Result<Chess, String> {
     error.ignore_impossible_check().map_err(|_| message)
 }
 
+/// One JSON object and its newline.
+fn write_line(out: &mut impl Write, record: &PositionJson<'_>) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
 /// SAN of a line of moves from `pos`, with move numbers.
 pub fn san_line(pos: &Chess, line: &[Move]) -> Vec<String> {
     let mut pos = pos.clone();
@@ -233,8 +239,7 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
                         sides: Vec::new(),
                         micros: 0,
                     };
-                    serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
-                    out.write_all(b"\n")?;
+                    write_line(&mut out, &record)?;
                 }
                 continue;
             }
@@ -280,8 +285,7 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
                 sides,
                 micros,
             };
-            serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
-            out.write_all(b"\n")?;
+            write_line(&mut out, &record)?;
         } else {
             writeln!(out, "{fen_text}")?;
             for s in &sides {

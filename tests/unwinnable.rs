@@ -134,43 +134,44 @@ fn simple_positions() {
     }
 }
 
+/// Audits one PGN text with `args`; returns its dead_position findings.
+fn dead_findings(pgn: &str, args: &[&str]) -> (String, Vec<serde_json::Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.pgn");
+    std::fs::write(&path, pgn).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .args(["audit", "--quiet", "--jsonl", "-"])
+        .args(args)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let dead = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["kind"] == "dead_position")
+        .collect();
+    (text, dead)
+}
+
 /// Art. 9.6 / 5.2.2 in a game: once the last pawns lock and only kings are
 /// left, the game is dead; playing on and scoring a win is a finding, with
 /// the proof named.
 #[test]
 fn a_game_that_locks_its_pawns_is_dead_from_that_ply_blocked() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("locked.pgn");
     // From the FEN, 1. b4 locks the last free pawn (b4 against b5): ply 1.
     let pgn = "[Event \"t\"]\n[Date \"2020.01.01\"]\n[Result \"1-0\"]\n\
                [FEN \"8/8/4k3/1p1p1p1p/3P1P1P/1P2K3/8/8 w - - 0 1\"]\n\n\
                1. b4 Kd6 2. Kd3 Ke6 3. Ke3 1-0\n";
-    std::fs::write(&path, pgn).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .args(["audit", "--quiet", "--dead", "thorough", "--jsonl", "-"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let dead: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["kind"] == "dead_position")
-        .collect();
+    let (text, dead) = dead_findings(pgn, &["--dead", "thorough"]);
     assert_eq!(dead.len(), 1, "{text}");
     assert_eq!(dead[0]["ply"], 1);
     assert_eq!(dead[0]["side"], "black");
     assert_eq!(dead[0]["occurrences"], 5);
     assert_eq!(dead[0]["proof"], "blocked");
     // Material alone does not see it.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .args(["audit", "--quiet", "--dead", "material", "--jsonl", "-"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8(out.stdout)
-        .unwrap()
-        .contains("dead_position"));
+    let (text, dead) = dead_findings(pgn, &["--dead", "material"]);
+    assert!(dead.is_empty(), "{text}");
 }
 
 /// The `position` subcommand: each side answered, the mating line in SAN,
@@ -217,23 +218,10 @@ fn position_subcommand_answers_each_side_and_names_bad_fens() {
 /// 2023-01-03, ply 124; CHA agrees that both sides are unwinnable there.)
 #[test]
 fn dead_before_the_lock_when_the_last_free_pawn_can_only_lock() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("lock.pgn");
     let pgn = "[Event \"t\"]\n[Date \"2023.01.03\"]\n[Result \"1-0\"]\n\
                [FEN \"1k6/8/p5p1/P1p1p1Pp/2P1P2P/P7/6K1/8 w - - 13 63\"]\n\n\
                63. a4 Kc7 64. Kf2 Kd7 1-0\n";
-    std::fs::write(&path, pgn).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .args(["audit", "--quiet", "--dead", "thorough", "--jsonl", "-"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let dead: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["kind"] == "dead_position")
-        .collect();
+    let (text, dead) = dead_findings(pgn, &["--dead", "thorough"]);
     assert_eq!(dead.len(), 1, "{text}");
     assert_eq!(dead[0]["ply"], 0);
     assert_eq!(dead[0]["side"], "white");

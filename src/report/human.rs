@@ -107,22 +107,16 @@ pub fn render(outcomes: &[InputOutcome], total: &Stats, seconds: f64, threads: u
             lost
         );
     }
-    let _ = writeln!(
-        s,
-        "dead positions proven by material {}, blocked {}, search {}; unknown in {} games",
-        thousands(total.proofs[0][0]),
-        thousands(total.proofs[0][1]),
-        thousands(total.proofs[0][2]),
-        thousands(total.undecided[0])
-    );
-    let _ = writeln!(
-        s,
-        "unwinnable flags proven by material {}, blocked {}, search {}; unknown in {} games",
-        thousands(total.proofs[1][0]),
-        thousands(total.proofs[1][1]),
-        thousands(total.proofs[1][2]),
-        thousands(total.undecided[1])
-    );
+    for (i, what) in ["dead positions", "unwinnable flags"].iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{what} proven by material {}, blocked {}, search {}; unknown in {} games",
+            thousands(total.proofs[i][0]),
+            thousands(total.proofs[i][1]),
+            thousands(total.proofs[i][2]),
+            thousands(total.undecided[i])
+        );
+    }
     let _ = writeln!(s);
     let mb = total.bytes as f64 / 1e6;
     let secs = seconds.max(1e-9);
