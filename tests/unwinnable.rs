@@ -89,8 +89,8 @@ fn quick_mode_never_contradicts_the_test_vector_and_its_lines_mate() {
         eprintln!("test vector not found; skipped");
         return;
     };
-    // Measured 1,679 with Budget::QUICK; a drop means the engine lost strength.
-    assert!(decided >= 1_650, "quick mode decided only {decided}");
+    // Measured 1,712 with Budget::QUICK; a drop means the engine lost strength.
+    assert!(decided >= 1_700, "quick mode decided only {decided}");
 }
 
 /// About 15 minutes: `cargo test --release --test unwinnable -- --ignored`.

@@ -604,7 +604,8 @@ fn knight_distance(a: Square, b: Square) -> u8 {
 /// attacker or a blocker (one piece per blocked square). When no square
 /// qualifies, `winner` can never mate.
 ///
-/// Frozen pawns: (a) each pawn has a pawn in front of it; (b) no pawn can
+/// Frozen pawns: (a) each pawn has a pawn, or a king that cannot move, in
+/// front of it; (b) no pawn can
 /// take a pawn, nor a piece that can reach a square the pawn attacks;
 /// (c) no piece can reach a pawn of the other side, and no king a pawn no
 /// pawn defends. Then, by induction over the moves, the first move that
@@ -621,14 +622,8 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
     if pos.ep_square(EnPassantMode::Legal).is_some() {
         return false;
     }
-    // (a) no pawn can ever push: the square in front of each holds a pawn.
     let white_pawns = pawns & board.white();
     let black_pawns = pawns & board.black();
-    if (Bitboard(white_pawns.0 << 8) & pawns).count() != white_pawns.count()
-        || (Bitboard(black_pawns.0 >> 8) & pawns).count() != black_pawns.count()
-    {
-        return false;
-    }
     let pawn_cover = |color: Color| -> Bitboard {
         (pawns & board.by_color(color))
             .into_iter()
@@ -643,6 +638,8 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
 
     // Regions and attack sets of every piece, pawns fixed.
     let mut pieces: Vec<(Color, Role, Bitboard, Bitboard)> = Vec::new();
+    // Squares that are never empty: pawns, and kings that cannot move.
+    let mut stuck = pawns;
     for (sq, piece) in board {
         if piece.role == Role::Pawn {
             continue;
@@ -669,7 +666,17 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
                 return false;
             }
         }
+        if piece.role == Role::King && region == Bitboard::from(sq) {
+            stuck |= Bitboard::from(sq);
+        }
         pieces.push((piece.color, piece.role, region, attacks));
+    }
+    // (a) no pawn can ever push: the square in front of each is never
+    // empty (a pawn, or a king walled in by pawns and their attacks).
+    if (Bitboard(white_pawns.0 << 8) & stuck).count() != white_pawns.count()
+        || (Bitboard(black_pawns.0 >> 8) & stuck).count() != black_pawns.count()
+    {
+        return false;
     }
 
     let loser = !winner;
