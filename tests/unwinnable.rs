@@ -98,8 +98,8 @@ fn quick_mode_never_contradicts_the_test_vector_and_its_lines_mate() {
 #[ignore]
 fn thorough_mode_never_contradicts_the_test_vector() {
     if let Some(decided) = run(Budget::THOROUGH, "thorough") {
-        // Measured 3,550 (CHA 2.6.1: 3,470 at its default 500K nodes, 3,586 at 10M).
-        assert!(decided >= 3_540, "thorough mode decided only {decided}");
+        // Measured 3,554 (CHA 2.6.1: 3,470 at its default 500K nodes, 3,586 at 10M).
+        assert!(decided >= 3_550, "thorough mode decided only {decided}");
     }
 }
 
