@@ -13,6 +13,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
+use crate::finding::side_name;
 use crate::rules::unwinnable::{Analyzer, Answer, Budget};
 
 /// Which sides are asked about.
@@ -168,13 +169,6 @@ pub fn san_line(pos: &Chess, line: &[Move]) -> Vec<String> {
     out
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 /// Runs `position`; returns the exit code (2 when some FEN could not be
 /// read or the file could not be opened; the others are still answered).
 pub fn run_position(args: &PositionArgs) -> i32 {
@@ -223,6 +217,15 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
     let mut out = BufWriter::new(io::stdout().lock());
     for (source, number, text) in &items {
         let (fen_text, label) = split_fen(text);
+        let record = |error, sides, micros| PositionJson {
+            source,
+            line: *number,
+            fen: fen_text,
+            label,
+            error,
+            sides,
+            micros,
+        };
         let parsed = read_position(fen_text);
         let pos = match parsed {
             Ok(pos) => pos,
@@ -230,16 +233,7 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
                 eprintln!("pgn-arbiter: {source}: line {number}: {fen_text}: {e}");
                 code = 2;
                 if args.json {
-                    let record = PositionJson {
-                        source,
-                        line: *number,
-                        fen: fen_text,
-                        label,
-                        error: Some(e),
-                        sides: Vec::new(),
-                        micros: 0,
-                    };
-                    write_line(&mut out, &record)?;
+                    write_line(&mut out, &record(Some(e), Vec::new(), 0))?;
                 }
                 continue;
             }
@@ -276,16 +270,7 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
             })
             .collect();
         if args.json {
-            let record = PositionJson {
-                source,
-                line: *number,
-                fen: fen_text,
-                label,
-                error: None,
-                sides,
-                micros,
-            };
-            write_line(&mut out, &record)?;
+            write_line(&mut out, &record(None, sides, micros))?;
         } else {
             writeln!(out, "{fen_text}")?;
             for s in &sides {
