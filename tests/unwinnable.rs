@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use pgn_arbiter::positions::read_position;
 use pgn_arbiter::rules::dead::{Deadness, Prover};
+use pgn_arbiter::rules::mobility::mobility_proof;
 use pgn_arbiter::rules::unwinnable::{blocked_proof, Analyzer, Answer, Budget, Proof};
 use shakmaty::{Chess, Color, Position};
 
@@ -30,15 +31,20 @@ fn vector() -> Option<Vec<(usize, String, Chess)>> {
 }
 
 /// Replays `line` and checks it ends with `side`'s opponent checkmated.
-/// On the way, no position may be one the semi-static proof calls
+/// On the way, no position may be one the semi-static proofs call
 /// unwinnable for `side` (a mate follows from each): every witness is a
-/// soundness test of that proof.
+/// soundness test of those proofs.
 fn assert_witness(pos: &Chess, side: Color, line: &[shakmaty::Move], at: usize) {
     let mut p = pos.clone();
     for &m in line {
         assert!(
             !blocked_proof(&p, side),
             "line {at}: blocked_proof says {side} cannot mate in {}",
+            shakmaty::fen::Fen::from_position(&p, shakmaty::EnPassantMode::Legal)
+        );
+        assert!(
+            !mobility_proof(&p, side),
+            "line {at}: mobility_proof says {side} cannot mate in {}",
             shakmaty::fen::Fen::from_position(&p, shakmaty::EnPassantMode::Legal)
         );
         assert!(p.is_legal(m), "line {at}: witness move {m:?} is illegal");
@@ -89,8 +95,51 @@ fn quick_mode_never_contradicts_the_test_vector_and_its_lines_mate() {
         eprintln!("test vector not found; skipped");
         return;
     };
-    // Measured 1,712 with Budget::QUICK; a drop means the engine lost strength.
-    assert!(decided >= 1_700, "quick mode decided only {decided}");
+    // Measured 2,225 with Budget::QUICK (1,712 before the mobility proof);
+    // a drop means the engine lost strength.
+    assert!(decided >= 2_200, "quick mode decided only {decided}");
+}
+
+/// 30,000 final positions of Lichess games lost on time: quick mode's
+/// witnesses (about 27,000 lines to mate) are a wide soundness test of the
+/// semi-static proofs, since no position on them may be called unwinnable.
+/// Only three are unwinnable for the winner (CHA 2.6.1 agrees).
+#[test]
+fn lichess_timeouts_quick_witnesses_never_pass_a_proof() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/edge/fen/d3chess-lichess-30K-timeout-final-positions.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("{} not found; skipped", path.display());
+        return;
+    };
+    let mut analyzer = Analyzer::new();
+    let (mut winnable, mut unwinnable) = (0, Vec::new());
+    for (i, line) in text.lines().enumerate() {
+        let fen: Vec<&str> = line.split_whitespace().take(6).collect();
+        let Ok(pos) = read_position(&fen.join(" ")) else {
+            continue;
+        };
+        // The side to move flagged; the question is for the other side.
+        let side = !pos.turn();
+        match analyzer.can_mate(&pos, side, Budget::QUICK) {
+            Answer::Winnable(line) => {
+                assert_witness(&pos, side, &line, i + 1);
+                winnable += 1;
+            }
+            Answer::Unwinnable(_) => unwinnable.push(i + 1),
+            Answer::Unknown => {}
+        }
+    }
+    eprintln!("lichess 30K, quick: {winnable} winnable, unwinnable at lines {unwinnable:?}");
+    assert!(winnable >= 27_000, "only {winnable} witnesses");
+    // CHA's three unwinnable positions are the only ones any proof may
+    // claim (lines of AHPAU56z, tapdr97m, VIdrelSz).
+    for at in &unwinnable {
+        assert!(
+            [15_670, 20_730, 23_270].contains(at),
+            "line {at}: unwinnable, where CHA finds a mate"
+        );
+    }
 }
 
 /// About 15 minutes: `cargo test --release --test unwinnable -- --ignored`.
@@ -214,8 +263,10 @@ fn position_subcommand_answers_each_side_and_names_bad_fens() {
 
 /// A pawn that can only walk into the lock: the position before the lock
 /// is dead already (every line leads into it), and thorough mode reports
-/// that first ply, proven by enumeration. (TCEC, Stash 34.0 - Stockfish 15,
-/// 2023-01-03, ply 124; CHA agrees that both sides are unwinnable there.)
+/// that first ply. The mobility proof settles it semi-statically (the free
+/// pawn can never pass the pawn ahead of it), where the enumeration was
+/// needed before. (TCEC, Stash 34.0 - Stockfish 15, 2023-01-03, ply 124;
+/// CHA agrees that both sides are unwinnable there.)
 #[test]
 fn dead_before_the_lock_when_the_last_free_pawn_can_only_lock() {
     let pgn = "[Event \"t\"]\n[Date \"2023.01.03\"]\n[Result \"1-0\"]\n\
@@ -226,5 +277,32 @@ fn dead_before_the_lock_when_the_last_free_pawn_can_only_lock() {
     assert_eq!(dead[0]["ply"], 0);
     assert_eq!(dead[0]["side"], "white");
     assert_eq!(dead[0]["occurrences"], 5);
-    assert_eq!(dead[0]["proof"], "search");
+    assert_eq!(dead[0]["proof"], "blocked");
+}
+
+/// The mobility proof on hand-checked positions: pawns that can only walk
+/// into a lock, a king that can never step where it would take, and the
+/// cases it must leave alone.
+#[test]
+fn mobility_proof_hand_checked() {
+    let q = |fen: &str| read_position(fen).unwrap();
+    // Test vector line 82: Black's fifth-rank pawns can be taken, White's
+    // second-rank pawns can only walk up to the lock, and neither side's
+    // pawns can ever take anything (no man of the other side can reach a
+    // square they attack): both sides are unwinnable.
+    let p = q("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - -");
+    assert!(mobility_proof(&p, Color::White) && mobility_proof(&p, Color::Black));
+    // Lichess tapdr97m (lost on time): the white king can never step on
+    // f6 or h6, so g7 never takes and Black never gets a piece.
+    let p = q("7k/6pP/6P1/5K2/8/8/8/8 w - - 1 67");
+    assert!(mobility_proof(&p, Color::Black));
+    // Free pawns that can take each other: a mate is reachable.
+    let p = q("4k3/8/8/3p4/4P3/8/8/4K3 w - -");
+    assert!(!mobility_proof(&p, Color::White) && !mobility_proof(&p, Color::Black));
+    // A pawn that can promote ends the analysis.
+    let p = q("4k3/8/8/8/8/8/P7/4K3 w - -");
+    assert!(!mobility_proof(&p, Color::White));
+    // A legal en-passant capture ends it too (the pawn just passed).
+    let p = q("4k3/8/8/8/3pP3/8/8/4K3 b - e3");
+    assert!(!mobility_proof(&p, Color::Black));
 }

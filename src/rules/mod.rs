@@ -4,6 +4,7 @@
 pub mod dead;
 pub mod fifty;
 pub mod laws;
+pub mod mobility;
 pub mod repetition;
 pub mod result;
 pub mod unwinnable;

@@ -32,6 +32,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
 use shakmaty::zobrist::Zobrist64;
+
+use super::mobility::mobility_proof;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
 
 /// How an `Unwinnable` answer was proven.
@@ -124,7 +126,7 @@ impl Analyzer {
         }
         // A locked structure is settled fastest by enumeration; anything
         // else is almost always winnable, and the search finds the line.
-        if blocked_proof(pos, winner) {
+        if blocked_proof(pos, winner) || mobility_proof(pos, winner) {
             return Answer::Unwinnable(Proof::Blocked);
         }
         // Cheap attempts first (most positions are decided in a few
@@ -226,7 +228,9 @@ impl Analyzer {
             // nor of a locked structure with the semi-static proof (asked
             // where the structure just changed).
             if here.has_insufficient_material(winner)
-                || (index != 0 && here.halfmoves() == 0 && blocked_proof(&here, winner))
+                || (index != 0
+                    && here.halfmoves() == 0
+                    && (blocked_proof(&here, winner) || mobility_proof(&here, winner)))
             {
                 continue;
             }
