@@ -34,16 +34,31 @@ use shakmaty::{attacks, Bitboard, Chess, Color, EnPassantMode, Position, Rank, R
 
 /// One man on the board and what it may do.
 #[derive(Debug, Clone, Copy)]
-struct Unit {
-    color: Color,
-    role: Role,
-    home: Square,
+pub(crate) struct Unit {
+    pub(crate) color: Color,
+    pub(crate) role: Role,
+    pub(crate) home: Square,
     /// Every square it may ever stand on (its home included).
-    reach: Bitboard,
+    pub(crate) reach: Bitboard,
     /// Squares a pawn may arrive on by taking.
     took: Bitboard,
     /// May it ever leave its home or be taken?
-    cleared: bool,
+    pub(crate) cleared: bool,
+}
+
+impl Unit {
+    /// A man that may stand on `reach` (and never leaves it); `cleared`
+    /// unless it stays on `home` for good.
+    pub(crate) fn new(color: Color, role: Role, home: Square, reach: Bitboard) -> Unit {
+        Unit {
+            color,
+            role,
+            home,
+            reach,
+            took: Bitboard::EMPTY,
+            cleared: reach != Bitboard::from(home),
+        }
+    }
 }
 
 /// The fixpoint: every unit's reach.
@@ -329,22 +344,27 @@ pub fn mobility_proof(pos: &Chess, winner: Color) -> bool {
     let Some(m) = Mobility::of(pos) else {
         return false;
     };
-    let Some(loser_king) = m
-        .units
+    no_mate_picture(&m.units, winner)
+}
+
+/// No square of the loser king's reach admits a mating picture with the
+/// men standing where they may (see [`mobility_proof`]). `false` also when
+/// the search for a picture runs out.
+pub(crate) fn no_mate_picture(units: &[Unit], winner: Color) -> bool {
+    let Some(loser_king) = units
         .iter()
         .find(|u| u.color != winner && u.role == Role::King)
     else {
         return false;
     };
-    let stay = m
-        .units
+    let stay = units
         .iter()
         .filter(|u| !u.cleared)
         .fold(Bitboard::EMPTY, |acc, u| acc | u.home);
     let mut budget = 200_000u32;
     for s in loser_king.reach {
         let occupied = stay & !Bitboard::from(s) & !Bitboard::from(loser_king.home);
-        match mate_picture(&m.units, winner, s, occupied, &mut budget) {
+        match mate_picture(units, winner, s, occupied, &mut budget) {
             Some(false) => {}
             // A picture fits, or the search ran out: not proven.
             _ => return false,

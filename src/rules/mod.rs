@@ -7,4 +7,5 @@ pub mod laws;
 pub mod mobility;
 pub mod repetition;
 pub mod result;
+pub mod stalemate;
 pub mod unwinnable;

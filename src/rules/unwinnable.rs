@@ -34,6 +34,7 @@ use std::sync::OnceLock;
 use shakmaty::zobrist::Zobrist64;
 
 use super::mobility::mobility_proof;
+use super::stalemate::stalemate_proof;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
 
 /// How an `Unwinnable` answer was proven.
@@ -126,7 +127,8 @@ impl Analyzer {
         }
         // A locked structure is settled fastest by enumeration; anything
         // else is almost always winnable, and the search finds the line.
-        if blocked_proof(pos, winner) || mobility_proof(pos, winner) {
+        if blocked_proof(pos, winner) || mobility_proof(pos, winner) || stalemate_proof(pos, winner)
+        {
             return Answer::Unwinnable(Proof::Blocked);
         }
         // Cheap attempts first (most positions are decided in a few
