@@ -195,7 +195,9 @@ impl Analyzer {
                 line: &mut self.line,
             };
             for max_cost in 2..=1000 {
-                search.local_limit = search.nodes + 10_000;
+                // Each deeper iteration may spend more (as CHA does): long
+                // helpmates need deep iterations that are not cut short.
+                search.local_limit = search.nodes + 10_000 * max_cost as u64;
                 search.line.clear();
                 if search.visit(pos, max_cost, false, 0) {
                     return Some(search.line.clone());
