@@ -100,7 +100,7 @@ struct PositionJson<'a> {
 }
 
 /// Splits a line into the FEN (its first six fields, or fewer when the line
-/// ends) and the rest.
+/// ends or a word cannot be the next field) and the rest.
 fn split_fen(line: &str) -> (&str, &str) {
     let mut fields = 0;
     let mut in_word = false;
@@ -114,9 +114,17 @@ fn split_fen(line: &str) -> (&str, &str) {
                 }
             }
         } else if !in_word {
-            // A seventh-field-looking word that is not a number ends the FEN
-            // early (FENs without clocks: "<placement> w - -").
-            if fields >= 4 && !c.is_ascii_digit() {
+            // A word that cannot be the next field ends the FEN early (FENs
+            // without clocks, "<placement> w - -", or without castling and
+            // en-passant fields, "<placement> w").
+            let word = line[i..].split_whitespace().next().unwrap_or("");
+            let fits = match fields {
+                2 => word == "-" || word.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)),
+                3 => word == "-" || (word.len() == 2 && word.as_bytes()[0].is_ascii_lowercase()),
+                4 | 5 => c.is_ascii_digit(),
+                _ => true,
+            };
+            if !fits {
                 return (line[..i].trim_end(), line[i..].trim());
             }
             in_word = true;
@@ -230,7 +238,8 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
         let pos = match parsed {
             Ok(pos) => pos,
             Err(e) => {
-                eprintln!("pgn-arbiter: {source}: line {number}: {fen_text}: {e}");
+                let text = text.trim();
+                eprintln!("pgn-arbiter: {source}: line {number}: {text}: {e}");
                 code = 2;
                 if args.json {
                     write_line(&mut out, &record(Some(e), Vec::new(), 0))?;
@@ -305,6 +314,19 @@ mod tests {
         assert_eq!(
             split_fen("8/8/8/8/8/8/8/K6k w - -"),
             ("8/8/8/8/8/8/8/K6k w - -", "")
+        );
+        // Test vector line 1461: two fields, then CHA's label.
+        assert_eq!(
+            split_fen("8/8/8/8/8/8/8/K6k b W-"),
+            ("8/8/8/8/8/8/8/K6k b", "W-")
+        );
+        assert_eq!(
+            split_fen("8/8/8/8/8/8/8/K6k b KQ --"),
+            ("8/8/8/8/8/8/8/K6k b KQ", "--")
+        );
+        assert_eq!(
+            split_fen("8/8/8/8/8/8/8/K6k b - e3 -B"),
+            ("8/8/8/8/8/8/8/K6k b - e3", "-B")
         );
     }
 }
