@@ -149,13 +149,14 @@ fn lichess_timeouts_quick_witnesses_never_pass_a_proof() {
     }
 }
 
-/// About 15 minutes: `cargo test --release --test unwinnable -- --ignored`.
+/// About 10 minutes: `cargo test --release --test unwinnable -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn thorough_mode_never_contradicts_the_test_vector() {
     if let Some(decided) = run(Budget::THOROUGH, "thorough") {
-        // Measured 3,554 (CHA 2.6.1: 3,470 at its default 500K nodes, 3,586 at 10M).
-        assert!(decided >= 3_550, "thorough mode decided only {decided}");
+        // Measured 3,595 (3,554 before the mobility and stalemate proofs;
+        // CHA 2.6.1: 3,470 at its default 500K nodes, 3,586 at 10M).
+        assert!(decided >= 3_586, "thorough mode decided only {decided}");
     }
 }
 

@@ -9,16 +9,18 @@
 //!
 //! - [`Answer::Winnable`] with a witness: the legal moves that lead to the
 //!   mate (anyone can replay them).
-//! - [`Answer::Unwinnable`] with its [`Proof`]: insufficient material, or an
-//!   exhaustive enumeration of every reachable position (exact keys, no
-//!   hashing shortcuts) in which no mate occurs.
+//! - [`Answer::Unwinnable`] with its [`Proof`]: insufficient material, a
+//!   semi-static proof (locked pawns, where each man may ever stand, or a
+//!   structure only a stalemate could open), or an exhaustive enumeration
+//!   of every reachable position (exact keys, no hashing shortcuts) in
+//!   which no mate occurs.
 //! - [`Answer::Unknown`]: the budget ran out. Never a guess.
 //!
 //! Soundness is one-sided by construction: a witness is a legal line found by
 //! the search (any pruning there only loses witnesses), and `Unwinnable` is
-//! only ever the result of a finished enumeration, which prunes nothing but
-//! positions where the side has insufficient material (shakmaty's test, a
-//! proof that no continuation mates).
+//! only ever a semi-static proof, each step of which over-approximates what
+//! can happen, or the result of a finished enumeration, which prunes
+//! nothing but positions where such a proof holds.
 //!
 //! The witness search is a helpmate search with iterative deepening where
 //! moves that make progress towards a mating picture cost nothing and moves
@@ -43,10 +45,13 @@ pub enum Proof {
     /// The side has insufficient material (Art. 9.6 examples; shakmaty's
     /// `has_insufficient_material`).
     Material,
-    /// The pawns can never move or be taken, and the pieces' regions
-    /// around them leave no square where the king could be mated
-    /// ([`blocked_proof`]); or every reachable position was enumerated and
-    /// none changed the pawns.
+    /// A semi-static proof, no move played: the locked pawns and the
+    /// pieces' regions around them leave no square where the king could be
+    /// mated ([`blocked_proof`]); or where every man may ever stand admits
+    /// no mating picture ([`super::mobility::mobility_proof`]); or only a
+    /// stalemate could change the pawns ([`super::stalemate::stalemate_proof`]);
+    /// or every reachable position was enumerated and none changed the
+    /// pawns.
     Blocked,
     /// Every reachable position was enumerated (pawn moves and captures
     /// included) and none is checkmate.
