@@ -137,7 +137,9 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
                 if head[..n] == 0x184D_2A50u32.to_le_bytes() {
                     if let Some(map) = map_file(&file) {
                         if frames::is_pzstd(map.bytes()) {
-                            let frames = frames::Frames::new(map, decoders, read);
+                            // more decoders than cores would only hold more frames
+                            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                            let frames = frames::Frames::new(map, decoders.min(cores), read);
                             return Ok(Source::Stream(Box::new(frames)));
                         }
                     }

@@ -109,7 +109,11 @@ impl Frames {
         let pool: Pool = Arc::default();
         for _ in 0..decoders {
             let (map, rx, pool) = (map.clone(), rx.clone(), pool.clone());
-            std::thread::spawn(move || decoder(&map, &rx, &pool));
+            // Should no decoder start, the jobs are dropped and the first
+            // read says so.
+            let _ = std::thread::Builder::new()
+                .name("pzstd-decoder".into())
+                .spawn(move || decoder(&map, &rx, &pool));
         }
         let mut frames = Frames {
             map,
