@@ -1,6 +1,7 @@
 //! Per-stage benchmarks on the bundled sample (data/): boundary search,
 //! splitting, movetext reading (pgn-reader), SAN resolution and play
-//! (shakmaty), the full audit of every game, and JSON output.
+//! (shakmaty), the full audit of every game, JSON output, and decoding a
+//! pzstd file by 1, 2 and 4 threads.
 //!
 //!   cargo bench --bench stages
 //!
@@ -8,9 +9,13 @@
 //! reports the time per pass, from which bytes/s and games/s follow.
 
 use std::cell::Cell;
+use std::io::{Read, Write};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 use divan::{black_box, Bencher};
 use pgn_arbiter::audit::{Auditor, Laws};
+use pgn_arbiter::input::{self, InputPath, Source};
 use pgn_arbiter::parse::{Mainline, MovetextReader};
 use pgn_arbiter::report::jsonl::write_line;
 use pgn_arbiter::split::{next_boundary, RawGame, Splitter};
@@ -127,5 +132,35 @@ fn json_output(b: Bencher) {
             }
         }
         black_box(out.len())
+    });
+}
+
+/// The sample as pzstd writes it, in frames of 256 KiB (pzstd's are 8 MiB
+/// or more; the sample is small), read to its end: the decoding ceiling.
+#[divan::bench(args = [1, 2, 4])]
+fn decode_pzstd(b: Bencher, decoders: usize) {
+    let bytes = sample();
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    for piece in bytes.chunks(256 << 10) {
+        let frame = zstd::bulk::compress(piece, 3).expect("zstd");
+        file.write_all(&0x184D_2A50u32.to_le_bytes())
+            .expect("write");
+        file.write_all(&4u32.to_le_bytes()).expect("write");
+        file.write_all(&(frame.len() as u32).to_le_bytes())
+            .expect("write");
+        file.write_all(&frame).expect("write");
+    }
+    let path = InputPath::File(file.path().to_path_buf());
+    let mut buf = vec![0u8; 1 << 20];
+    b.bench_local(|| {
+        let Ok(Source::Stream(mut r)) = input::open(&path, Arc::new(AtomicU64::new(0)), decoders)
+        else {
+            panic!("a stream")
+        };
+        let mut n = 0;
+        while let Ok(k @ 1..) = r.read(&mut buf) {
+            n += k;
+        }
+        assert_eq!(n, bytes.len());
     });
 }

@@ -10,7 +10,8 @@
 # (benches/replay_baseline.rs, plain files only), python-chess with every
 # claim check (../shared/tools/oracle.py on the first $ORACLE_GAMES games, default
 # 2000; its ratio is by games/s) and, for .zst inputs, `zstd -dc > /dev/null`
-# as the floor. Every run also checks that pgn-arbiter's findings at 1 and at
+# as the floor (and `pzstd -d -p CORES` for a pzstd file, which pgn-arbiter
+# also decodes on several threads). Every run also checks that pgn-arbiter's findings at 1 and at
 # all threads are byte-identical, and, with REFERENCE_DIR=DIR, that they equal
 # DIR/<input name>.jsonl (a reference run: `pgn-arbiter audit FILE --jsonl`,
 # or oracle.py's output compared with ../shared/tools/compare.py). Each command runs REPEAT times (default
@@ -71,6 +72,11 @@ for f in "$@"; do
   if [[ "$f" == *.zst ]]; then
     read -r s r < <(best zstd -dc "$f")
     row "zstd -dc (floor)" "$s" "$r" ""
+    # a pzstd file (it starts with a skippable frame) decodes on all cores
+    if [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' ')" = "502a4d18" ] && command -v pzstd >/dev/null; then
+      read -r s r < <(best pzstd -q -d -p "$cores" -c "$f")
+      row "pzstd -d -p $cores (floor)" "$s" "$r" ""
+    fi
   fi
   if [ -f "$oracle" ] && python3 -c "import chess" 2>/dev/null; then
     read -r s r < <(best python3 "$oracle" "$f" --limit "$oracle_games")

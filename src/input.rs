@@ -1,5 +1,8 @@
 //! Opening inputs: files (memory-mapped), `.zst` files and stdin
-//! (streamed), directories (walked for `*.pgn` and `*.pgn.zst`).
+//! (streamed; pzstd files decoded by several threads, see [`frames`]),
+//! directories (walked for `*.pgn` and `*.pgn.zst`).
+
+mod frames;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -113,8 +116,10 @@ pub fn is_zstd(head: &[u8]) -> bool {
 }
 
 /// Opens an input. `.zst` is recognised by its magic bytes, whatever its
-/// name. `read` counts the bytes taken from the file or stdin.
-pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
+/// name; a pzstd file (several frames, each announced by its size) is
+/// decoded by `decoders` threads. `read` counts the bytes taken from the
+/// file or stdin.
+pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Result<Source> {
     match input {
         InputPath::Stdin => {
             let stdin = Counting {
@@ -129,6 +134,16 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
             let mut head = [0u8; 4];
             let n = read_up_to(&mut file, &mut head)?;
             if is_zstd(&head[..n]) {
+                if head[..n] == 0x184D_2A50u32.to_le_bytes() {
+                    if let Some(map) = map_file(&file) {
+                        if frames::is_pzstd(map.bytes()) {
+                            // more decoders than cores would only hold more frames
+                            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                            let frames = frames::Frames::new(map, decoders.min(cores), read);
+                            return Ok(Source::Stream(Box::new(frames)));
+                        }
+                    }
+                }
                 let file = File::open(path)?;
                 let counted = Counting {
                     inner: file,
@@ -140,19 +155,17 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>) -> io::Result<Source> {
             if len == 0 {
                 return Ok(Source::Empty);
             }
-            // SAFETY: the map is read-only and lives as long as the run
-            // reads it. If another process truncates the file meanwhile,
-            // reads past the new end fault (SIGBUS); that is the accepted
-            // risk of every memory-mapped reader (ripgrep's too), and the
-            // user can avoid it by streaming through stdin.
-            let map = unsafe { Mmap::map(&file)? };
-            // Only a hint: read ahead, the file is read once from start to end.
-            let _ = map.advise(memmap2::Advice::Sequential);
-            Ok(Source::Mapped(Mapped {
-                map,
-                released: AtomicUsize::new(0),
-            }))
+            Ok(Source::Mapped(Mapped::new(&file)?))
         }
+    }
+}
+
+/// A mapped compressed file, or `None` (then it is streamed) if it cannot
+/// be mapped.
+fn map_file(file: &File) -> Option<Mapped> {
+    match file.metadata() {
+        Ok(m) if m.len() > 0 => Mapped::new(file).ok(),
+        _ => None,
     }
 }
 
@@ -170,6 +183,21 @@ impl AsRef<[u8]> for Mapped {
 }
 
 impl Mapped {
+    fn new(file: &File) -> io::Result<Mapped> {
+        // SAFETY: the map is read-only and lives as long as the run
+        // reads it. If another process truncates the file meanwhile,
+        // reads past the new end fault (SIGBUS); that is the accepted
+        // risk of every memory-mapped reader (ripgrep's too), and the
+        // user can avoid it by streaming through stdin.
+        let map = unsafe { Mmap::map(file)? };
+        // Only a hint: read ahead, the file is read once from start to end.
+        let _ = map.advise(memmap2::Advice::Sequential);
+        Ok(Mapped {
+            map,
+            released: AtomicUsize::new(0),
+        })
+    }
+
     pub fn bytes(&self) -> &[u8] {
         &self.map
     }
@@ -185,7 +213,8 @@ impl Mapped {
             // drops this process's copies of the pages; were they read again
             // they would be read back from the file, unchanged. Nothing holds
             // a slice into the released range: regions before `pos` have
-            // been audited and their reports own their data.
+            // been audited and their reports own their data (of a
+            // compressed file: the frames before it have been decoded).
             let _ = unsafe {
                 self.map.unchecked_advise_range(
                     memmap2::UncheckedAdvice::DontNeed,

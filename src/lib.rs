@@ -3,7 +3,7 @@
 //! The flow, one module per stage:
 //!
 //! ```text
-//! input      open a file (mmap), a .zst or stdin (streamed)
+//! input      open a file (mmap), a .zst or stdin (streamed; pzstd frames decoded in parallel)
 //!   → pipeline   regions → chunks cut at game boundaries → rayon
 //!   → split      bytes → games (tags + movetext), SPEC's splitting rules
 //!   → parse      movetext → mainline moves (pgn-reader)

@@ -159,7 +159,7 @@ impl Pipeline {
             stats: Stats::default(),
             error: None,
         };
-        let source = match input::open(&input.path, read.clone()) {
+        let source = match input::open(&input.path, read.clone(), self.threads()) {
             Ok(s) => s,
             Err(e) => {
                 outcome.error = Some(format!("cannot read: {e}"));

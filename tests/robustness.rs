@@ -83,6 +83,27 @@ fn mangle(base: &[u8], rng: &mut Rng) -> Vec<u8> {
     v
 }
 
+/// `input` as pzstd writes it: frames (here cut at random places, 1 to 4
+/// of them) each preceded by a skippable frame holding its size.
+fn pzstd(input: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut cuts: Vec<usize> = (0..1 + rng.below(3))
+        .map(|_| rng.below(input.len() + 1))
+        .collect();
+    cuts.sort();
+    cuts.push(input.len());
+    let mut out = Vec::new();
+    let mut from = 0;
+    for to in cuts {
+        let frame = zstd::encode_all(&input[from..to], 1).unwrap();
+        out.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+        out.extend_from_slice(&4u32.to_le_bytes());
+        out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        out.extend_from_slice(&frame);
+        from = to;
+    }
+    out
+}
+
 fn run(path: &std::path::Path, cfg: Config) -> Vec<(u64, GameReport)> {
     let pipeline = Pipeline::new(cfg).unwrap();
     let input = NamedInput {
@@ -136,6 +157,9 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         // fall between two regions)
         let zst = dir.path().join("m.pgn.zst");
         std::fs::write(&zst, zstd::encode_all(&input[..], 1).unwrap()).unwrap();
+        // and in frames decoded by several threads
+        let pz = dir.path().join("p.pgn.zst");
+        std::fs::write(&pz, pzstd(&input, &mut rng)).unwrap();
         for (file, chunk, region) in [
             (&path, 64, 512),
             (&path, 300, 4096),
@@ -143,6 +167,8 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
             (&zst, 64, 256),
             (&zst, 300, 1000),
             (&zst, 1 << 20, 1 << 22),
+            (&pz, 64, 256),
+            (&pz, 1 << 20, 1 << 22),
         ] {
             let cfg = Config {
                 laws: Laws::Auto,
