@@ -350,3 +350,73 @@ fn stalemate_proof_hand_checked() {
         Answer::Winnable(_)
     ));
 }
+
+/// Random walks from every test-vector position (pawn moves and captures
+/// preferred, so structures lock and material thins): wherever a
+/// semi-static proof says a side cannot mate, the witness search (30,000
+/// nodes) must not find a mate. It must find one in most positions the
+/// proofs leave alone, or this test would prove nothing.
+#[test]
+fn random_walks_never_find_a_mate_a_proof_excludes() {
+    use pgn_arbiter::rules::unwinnable::blocked_proof;
+    use shakmaty::Role;
+    let Some(starts) = vector() else {
+        eprintln!("test vector not found; skipped");
+        return;
+    };
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut analyzer = Analyzer::new();
+    let (mut checked, mut others, mut others_mate) = (0, 0, 0);
+    for (at, _, start) in &starts {
+        let mut pos = start.clone();
+        for _ in 0..40 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let sharp: Vec<_> = moves
+                .iter()
+                .filter(|m| m.role() == Role::Pawn || m.is_capture())
+                .collect();
+            let m = if !sharp.is_empty() && next() % 3 != 0 {
+                *sharp[(next() % sharp.len() as u64) as usize]
+            } else {
+                moves[(next() % moves.len() as u64) as usize]
+            };
+            pos.play_unchecked(m);
+            for side in [Color::White, Color::Black] {
+                if pos.has_insufficient_material(side) {
+                    continue;
+                }
+                let proven = blocked_proof(&pos, side)
+                    || mobility_proof(&pos, side)
+                    || stalemate_proof(&pos, side);
+                if proven && next() % 5 == 0 {
+                    checked += 1;
+                    assert!(
+                        analyzer.find_witness(&pos, side, 30_000).is_none(),
+                        "walk from line {at}: a proof says {side} cannot mate in {}, but a mate exists",
+                        shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                    );
+                } else if !proven && next() % 40 == 0 {
+                    others += 1;
+                    if analyzer.find_witness(&pos, side, 30_000).is_some() {
+                        others_mate += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("random walks: {checked} proofs checked; mates found in {others_mate} of {others} unproven positions");
+    assert!(checked >= 5_000, "only {checked} proofs checked");
+    assert!(
+        others_mate * 2 >= others,
+        "the search found too few mates to test anything"
+    );
+}

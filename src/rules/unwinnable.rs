@@ -161,6 +161,12 @@ impl Analyzer {
         Answer::Unknown
     }
 
+    /// The witness search alone, no proof asked: for soundness tests, which
+    /// look for mates where a proof says there are none.
+    pub fn find_witness(&mut self, pos: &Chess, winner: Color, nodes: u64) -> Option<Vec<Move>> {
+        self.find_mate(pos, winner, nodes)
+    }
+
     /// Helpmate search for a witness, with iterative deepening on a cost
     /// where progress is free.
     fn find_mate(&mut self, pos: &Chess, winner: Color, nodes: u64) -> Option<Vec<Move>> {
