@@ -158,10 +158,7 @@ fn stalemates(
 ) -> bool {
     let side = !taker;
     // The stalemated side must have only its king and pawns.
-    if units
-        .iter()
-        .any(|u| u.color == side && !matches!(u.role, Role::King | Role::Pawn))
-    {
+    if !king_and_pawns_only(units, side) {
         return false;
     }
     let own_pawns = board.pawns() & board.by_color(side) & !Bitboard::from(t);
@@ -237,10 +234,7 @@ fn king_shuttle_cannot_be_mated(
     cover: &dyn Fn(Color) -> Bitboard,
 ) -> bool {
     let loser = !winner;
-    if units
-        .iter()
-        .any(|u| u.color == loser && !matches!(u.role, Role::King | Role::Pawn))
-    {
+    if !king_and_pawns_only(units, loser) {
         return false;
     }
     let Some(loser_king) = units
@@ -306,6 +300,13 @@ fn king_shuttle_cannot_be_mated(
         }
     }
     true
+}
+
+/// Has `side` nothing but its king and pawns?
+fn king_and_pawns_only(units: &[Unit], side: Color) -> bool {
+    units
+        .iter()
+        .all(|u| u.color != side || matches!(u.role, Role::King | Role::Pawn))
 }
 
 /// Squares from which `u` would attack `target`, `occupied` in the way.
