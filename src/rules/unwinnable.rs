@@ -37,7 +37,10 @@ use shakmaty::zobrist::Zobrist64;
 
 use super::mobility::mobility_proof;
 use super::stalemate::stalemate_proof;
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
+    Rank, Role, Setup, Square,
+};
 
 /// How an `Unwinnable` answer was proven.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -94,7 +97,7 @@ impl Budget {
         reach_positions: 0,
     };
     /// `--dead thorough` and the `position` subcommand (CHA's full mode also
-    /// allows ten million nodes); the enumeration holds up to about 500 MB.
+    /// allows ten million nodes); the enumeration holds up to about 370 MB.
     pub const THOROUGH: Budget = Budget {
         search_nodes: 10_000_000,
         reach_positions: 2_000_000,
@@ -227,8 +230,11 @@ impl Analyzer {
     fn enumerate(&mut self, pos: &Chess, winner: Color, limit: usize) -> Answer {
         self.seen.clear();
         self.parents.clear();
-        let mut queue: VecDeque<(Chess, u32)> = VecDeque::new();
-        self.seen.insert(Key::of(pos), 0);
+        // The frontier holds keys, not positions (a fifth of the memory);
+        // each position is set up again from its key when its turn comes.
+        let mut queue: VecDeque<(Key, u32, bool)> = VecDeque::new();
+        let root = Key::of(pos);
+        self.seen.insert(root, 0);
         self.parents.push((
             u32::MAX,
             Move::Put {
@@ -236,16 +242,22 @@ impl Analyzer {
                 to: Square::A1,
             },
         ));
-        queue.push_back((pos.clone(), 0));
+        queue.push_back((root, 0, false));
         let mut structure_changed = false;
-        while let Some((here, index)) = queue.pop_front() {
+        while let Some((key, index, zeroed)) = queue.pop_front() {
+            let here = if index == 0 {
+                pos.clone()
+            } else {
+                match key.position() {
+                    Some(here) => here,
+                    None => return Answer::Unknown,
+                }
+            };
             // No continuation of a side with insufficient material mates,
             // nor of a locked structure with the semi-static proof (asked
             // where the structure just changed).
             if here.has_insufficient_material(winner)
-                || (index != 0
-                    && here.halfmoves() == 0
-                    && (blocked_proof(&here, winner) || mobility_proof(&here, winner)))
+                || (zeroed && (blocked_proof(&here, winner) || mobility_proof(&here, winner)))
             {
                 continue;
             }
@@ -269,7 +281,7 @@ impl Analyzer {
                     return Answer::Unknown;
                 }
                 self.seen.insert(key, child);
-                queue.push_back((next, child));
+                queue.push_back((key, child, m.is_zeroing()));
             }
         }
         Answer::Unwinnable(if structure_changed {
@@ -297,8 +309,10 @@ impl Analyzer {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     occupied: u64,
-    /// One nibble per occupied square, in square order (at most 32 pieces).
-    pieces: u128,
+    /// One nibble per occupied square, in square order (at most 32 pieces),
+    /// low half first: two words rather than a `u128`, whose 16-byte
+    /// alignment would make every key of the enumeration 48 bytes, not 32.
+    pieces: [u64; 2],
     /// Castling rooks (rank 1 in the low byte, rank 8 in the next), the
     /// e.p. square + 1 (0 = none) and the side to move.
     rest: u32,
@@ -321,9 +335,51 @@ impl Key {
             .map_or(0, |sq| u32::from(sq) + 1);
         Key {
             occupied: board.occupied().0,
-            pieces,
+            pieces: [pieces as u64, (pieces >> 64) as u64],
             rest: castles as u32 | (ep << 16) | ((pos.turn().is_white() as u32) << 24),
         }
+    }
+
+    /// The position back from its key, clocks at zero (the enumeration
+    /// keeps whether a move was zeroing itself). Composed positions with
+    /// more material than a game can reach set up as they were read.
+    fn position(&self) -> Option<Chess> {
+        let mut board = Board::empty();
+        for (i, sq) in Bitboard(self.occupied).into_iter().enumerate() {
+            let pieces = u128::from(self.pieces[0]) | (u128::from(self.pieces[1]) << 64);
+            let code = (pieces >> (4 * i)) as u8 & 0xf;
+            let role = match code & 7 {
+                1 => Role::Pawn,
+                2 => Role::Knight,
+                3 => Role::Bishop,
+                4 => Role::Rook,
+                5 => Role::Queen,
+                6 => Role::King,
+                _ => return None,
+            };
+            let color = Color::from_white(code & 8 != 0);
+            board.set_piece_at(sq, Piece { color, role });
+        }
+        let castles = u64::from(self.rest & 0xffff);
+        let ep = (self.rest >> 16) & 0xff;
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = Color::from_white(self.rest & (1 << 24) != 0);
+        setup.castling_rights = Bitboard((castles & 0xff) | ((castles & 0xff00) << 48));
+        setup.ep_square = if ep == 0 {
+            None
+        } else {
+            Square::try_from(ep - 1).ok()
+        };
+        let error = match Chess::from_setup(setup, CastlingMode::Standard) {
+            Ok(pos) => return Some(pos),
+            Err(error) => error,
+        };
+        let error = match error.ignore_too_much_material() {
+            Ok(pos) => return Some(pos),
+            Err(error) => error,
+        };
+        error.ignore_impossible_check().ok()
     }
 }
 
@@ -799,4 +855,35 @@ fn can_block_all(need: &[Square], blockers: &[Bitboard]) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Key;
+    use crate::positions::read_position;
+    use shakmaty::Position;
+
+    #[test]
+    fn a_key_takes_32_bytes() {
+        assert_eq!(std::mem::size_of::<Key>(), 32);
+    }
+
+    #[test]
+    fn a_key_sets_up_the_position_it_was_taken_from() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Kiwipete: castling rights on both wings.
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            // A legal en-passant capture, Black to move.
+            "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
+            // Composed: more bishops than a game can have.
+            "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1",
+        ] {
+            let pos = read_position(fen).unwrap();
+            let key = Key::of(&pos);
+            let back = key.position().expect(fen);
+            assert_eq!(Key::of(&back), key, "{fen}");
+            assert_eq!(back.legal_moves().len(), pos.legal_moves().len(), "{fen}");
+        }
+    }
 }
