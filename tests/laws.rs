@@ -3,32 +3,10 @@
 //! outcome) that the hand analysis in its comment gives. Plies count
 //! positions: P0 is the start, Pi the position after the i-th half-move.
 
-use std::process::Command;
+mod common;
 
+use common::{audit, of_kind, one};
 use serde_json::Value;
-
-/// Audits one PGN text; returns the findings.
-fn audit(pgn: &str, extra: &[&str]) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("game.pgn");
-    std::fs::write(&path, pgn).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .args(["audit", "--quiet", "--jsonl", "-"])
-        .args(extra)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 fn game(date: &str, result: &str, fen: Option<&str>, moves: &str) -> String {
     let mut s = format!("[Event \"t\"]\n[Date \"{date}\"]\n[Result \"{result}\"]\n");
@@ -37,17 +15,6 @@ fn game(date: &str, result: &str, fen: Option<&str>, moves: &str) -> String {
     }
     s.push_str(&format!("\n{moves} {result}\n"));
     s
-}
-
-fn of_kind<'a>(findings: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    findings.iter().filter(|f| f["kind"] == kind).collect()
-}
-
-/// The single finding of `kind`; its ply, side, and the other fields.
-fn one<'a>(findings: &'a [Value], kind: &str) -> &'a Value {
-    let found = of_kind(findings, kind);
-    assert_eq!(found.len(), 1, "one {kind} expected in {findings:#?}");
-    found[0]
 }
 
 fn assert_claim(f: &Value, ply: u64, side: &str, via: &str, occurrences: u64, outcome: &str) {

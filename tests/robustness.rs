@@ -5,6 +5,8 @@
 //! wrong-cut repair of `pipeline`). A deterministic generator, so a failure
 //! names the seed that shows it.
 
+mod common;
+
 use std::io;
 
 use pgn_arbiter::audit::{DeadEffort, GameReport, Laws};
@@ -95,10 +97,7 @@ fn pzstd(input: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut from = 0;
     for to in cuts {
         let frame = zstd::encode_all(&input[from..to], 1).unwrap();
-        out.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
-        out.extend_from_slice(&4u32.to_le_bytes());
-        out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
-        out.extend_from_slice(&frame);
+        common::push_pzstd_frame(&mut out, &frame);
         from = to;
     }
     out

@@ -5,34 +5,10 @@
 //! the comments. `Pi` is the position after the i-th half-move (P0 = start),
 //! `ply` in a finding is that i, and `side` is the colour to move in Pi.
 
-use std::process::Command;
+mod common;
 
+use common::{audit as audit_with, one};
 use serde_json::Value;
-
-/// Audits one PGN text (one or more games) with extra options; returns the
-/// JSONL findings.
-fn audit_with(pgn: &str, options: &[&str]) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("rules.pgn");
-    std::fs::write(&path, pgn).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .args(["audit", "--quiet", "--jsonl", "-"])
-        .args(options)
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 fn audit(pgn: &str) -> Vec<Value> {
     audit_with(pgn, &[])
@@ -67,13 +43,6 @@ fn kinds(findings: &[Value]) -> Vec<&str> {
         .iter()
         .map(|f| f["kind"].as_str().unwrap())
         .collect()
-}
-
-/// The single finding of `kind`.
-fn one<'a>(findings: &'a [Value], kind: &str) -> &'a Value {
-    let found: Vec<&Value> = findings.iter().filter(|f| f["kind"] == kind).collect();
-    assert_eq!(found.len(), 1, "one {kind} expected in {findings:#?}");
-    found[0]
 }
 
 /// A missed claim: where, by whom, how, how often, and what the claimant got.

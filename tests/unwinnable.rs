@@ -5,6 +5,8 @@
 //! rule these tests pin is soundness: no answer may contradict a label, and
 //! every `Winnable` answer carries a line that replays to mate.
 
+mod common;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -193,20 +195,11 @@ fn simple_positions() {
 
 /// Audits one PGN text with `args`; returns its dead_position findings.
 fn dead_findings(pgn: &str, args: &[&str]) -> (String, Vec<serde_json::Value>) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("game.pgn");
-    std::fs::write(&path, pgn).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .args(["audit", "--quiet", "--jsonl", "-"])
-        .args(args)
-        .arg(&path)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let dead = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["kind"] == "dead_position")
+    let findings = common::audit(pgn, args);
+    let text = format!("{findings:#?}");
+    let dead = common::of_kind(&findings, "dead_position")
+        .into_iter()
+        .cloned()
         .collect();
     (text, dead)
 }

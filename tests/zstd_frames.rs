@@ -3,6 +3,8 @@
 //! several threads: the findings must be those of the plain file, and a
 //! corrupt frame must end the input with an error at that frame.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -35,10 +37,7 @@ fn pzstd(data: &[u8], cuts: &[usize], corrupt: Option<usize>) -> Vec<u8> {
                 *b ^= 0x5a;
             }
         }
-        out.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
-        out.extend_from_slice(&4u32.to_le_bytes());
-        out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
-        out.extend_from_slice(&frame);
+        common::push_pzstd_frame(&mut out, &frame);
         from = to;
     }
     out
