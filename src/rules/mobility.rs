@@ -89,10 +89,7 @@ impl Mobility {
                     .filter(|u| u.color == c && f(u))
                     .fold(Bitboard::EMPTY, |acc, u| acc | u.reach)
             };
-            let stay: Bitboard = units
-                .iter()
-                .filter(|u| !u.cleared)
-                .fold(Bitboard::EMPTY, |acc, u| acc | u.home);
+            // Where men stand for good, per side and in all.
             let stay_of = |c: Color| -> Bitboard {
                 units
                     .iter()
@@ -100,6 +97,7 @@ impl Mobility {
                     .fold(Bitboard::EMPTY, |acc, u| acc | u.home)
             };
             let stay_by = [stay_of(Color::White), stay_of(Color::Black)];
+            let stay = stay_by[0] | stay_by[1];
             // Where each side's non-king units may stand (pawns take there).
             let men = [
                 by(Color::White, &|u| u.role != Role::King),
@@ -195,7 +193,7 @@ fn promotion_rank(c: Color) -> Rank {
 }
 
 /// Squares a `role` of colour `c` on `from` attacks, `occupied` in the way.
-fn attacks_from(c: Color, role: Role, from: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn attacks_from(c: Color, role: Role, from: Square, occupied: Bitboard) -> Bitboard {
     match role {
         Role::Pawn => attacks::pawn_attacks(c, from),
         Role::Knight => attacks::knight_attacks(from),
@@ -208,7 +206,7 @@ fn attacks_from(c: Color, role: Role, from: Square, occupied: Bitboard) -> Bitbo
 
 /// Grows `reach` by `step` (from a square, rays stopping at `blockers`, the
 /// squares occupied for good) within `allowed` until nothing is added.
-fn flood(
+pub(crate) fn flood(
     reach: Bitboard,
     allowed: Bitboard,
     blockers: Bitboard,
@@ -468,7 +466,7 @@ fn mate_picture(
 }
 
 /// Squares from which `u` would attack `target` (rays through `occupied`).
-fn attackers_of(u: &Unit, target: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn attackers_of(u: &Unit, target: Square, occupied: Bitboard) -> Bitboard {
     match u.role {
         // A pawn of colour c on x attacks target iff a pawn of the other
         // colour on target attacks x.

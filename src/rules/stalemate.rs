@@ -30,7 +30,7 @@
 
 use shakmaty::{attacks, Bitboard, Chess, Color, EnPassantMode, Position, Role, Square};
 
-use super::mobility::{no_mate_picture, Unit};
+use super::mobility::{attackers_of, attacks_from, flood, no_mate_picture, Unit};
 
 /// `true` proves that `winner` can never checkmate from `pos` (see the
 /// module documentation); `false` means not proven.
@@ -64,10 +64,15 @@ pub fn stalemate_proof(pos: &Chess, winner: Color) -> bool {
     for (sq, piece) in board {
         let reach = match piece.role {
             Role::Pawn => Bitboard::from(sq),
-            Role::King => region(sq, pawns | cover(!piece.color), |s| {
-                attacks::king_attacks(s)
+            Role::King => flood(
+                Bitboard::from(sq),
+                !(pawns | cover(!piece.color)),
+                pawns,
+                |s, _| attacks::king_attacks(s),
+            ),
+            role => flood(Bitboard::from(sq), !pawns, pawns, |s, occupied| {
+                attacks_from(piece.color, role, s, occupied)
             }),
-            role => region(sq, pawns, |s| piece_attacks(role, s, pawns)),
         };
         let mut unit = Unit::new(piece.color, piece.role, sq, reach);
         // A piece may be taken (that never changes the pawns), so it
@@ -88,7 +93,7 @@ pub fn stalemate_proof(pos: &Chess, winner: Color) -> bool {
             Role::Pawn | Role::King => {}
             role => {
                 let hits = u.reach.into_iter().fold(Bitboard::EMPTY, |acc, from| {
-                    acc | piece_attacks(role, from, pawns)
+                    acc | attacks_from(u.color, role, from, pawns)
                 });
                 if (hits & enemy_pawns).any() || (u.reach & cover(!u.color)).any() {
                     return false;
@@ -270,7 +275,7 @@ fn king_shuttle_cannot_be_mated(
             units.iter().any(|u| {
                 u.color == winner
                     && u.role != Role::King
-                    && (u.reach & attackers_from(u, target, pawns & !Bitboard::from(through))).any()
+                    && (u.reach & attackers_of(u, target, pawns & !Bitboard::from(through))).any()
             }) || cover(winner).contains(target)
         };
         if !attackers(ki, kj) {
@@ -307,39 +312,4 @@ fn king_and_pawns_only(units: &[Unit], side: Color) -> bool {
     units
         .iter()
         .all(|u| u.color != side || matches!(u.role, Role::King | Role::Pawn))
-}
-
-/// Squares from which `u` would attack `target`, `occupied` in the way.
-fn attackers_from(u: &Unit, target: Square, occupied: Bitboard) -> Bitboard {
-    match u.role {
-        Role::Pawn => attacks::pawn_attacks(!u.color, target),
-        role => piece_attacks(role, target, occupied),
-    }
-}
-
-fn piece_attacks(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
-    match role {
-        Role::Knight => attacks::knight_attacks(from),
-        Role::Bishop => attacks::bishop_attacks(from, occupied),
-        Role::Rook => attacks::rook_attacks(from, occupied),
-        Role::Queen => attacks::queen_attacks(from, occupied),
-        Role::King => attacks::king_attacks(from),
-        Role::Pawn => Bitboard::EMPTY,
-    }
-}
-
-/// Every square reachable from `from` by `step`, never entering `walls`.
-fn region(from: Square, walls: Bitboard, step: impl Fn(Square) -> Bitboard) -> Bitboard {
-    let mut seen = Bitboard::from(from);
-    let mut frontier = seen;
-    while frontier.any() {
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier {
-            next |= step(sq);
-        }
-        next = next & !walls & !seen;
-        seen |= next;
-        frontier = next;
-    }
-    seen
 }

@@ -35,7 +35,7 @@ use std::sync::OnceLock;
 
 use shakmaty::zobrist::Zobrist64;
 
-use super::mobility::mobility_proof;
+use super::mobility::{attacks_from, flood, mobility_proof};
 use super::stalemate::stalemate_proof;
 use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
@@ -724,9 +724,16 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
         } else {
             Bitboard::EMPTY
         };
-        let region = region(piece.role, sq, pawns, forbidden);
+        // Every square it can walk to around the fixed pawns, and every
+        // square it attacks from there.
+        let region = flood(
+            Bitboard::from(sq),
+            !pawns & !forbidden,
+            pawns,
+            |from, occupied| attacks_from(piece.color, piece.role, from, occupied),
+        );
         let attacks = region.into_iter().fold(Bitboard::EMPTY, |acc, from| {
-            acc | reach(piece.role, from, pawns)
+            acc | attacks_from(piece.color, piece.role, from, pawns)
         });
         let enemy_pawns = pawns & board.by_color(!piece.color);
         if piece.role == Role::King {
@@ -789,37 +796,6 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
         }
     }
     true
-}
-
-/// Squares a piece of `role` on `from` attacks with only `pawns` in the way.
-fn reach(role: Role, from: Square, pawns: Bitboard) -> Bitboard {
-    use shakmaty::attacks;
-    match role {
-        Role::King => attacks::king_attacks(from),
-        Role::Knight => attacks::knight_attacks(from),
-        Role::Bishop => attacks::bishop_attacks(from, pawns),
-        Role::Rook => attacks::rook_attacks(from, pawns),
-        Role::Queen => attacks::queen_attacks(from, pawns),
-        Role::Pawn => Bitboard::EMPTY,
-    }
-}
-
-/// Every square a piece can walk to from `from` around the fixed pawns.
-fn region(role: Role, from: Square, pawns: Bitboard, forbidden: Bitboard) -> Bitboard {
-    let mut seen = Bitboard::from(from);
-    let mut frontier = seen;
-    loop {
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier {
-            next |= reach(role, sq, pawns);
-        }
-        next = next & !pawns & !forbidden & !seen;
-        if next.is_empty() {
-            return seen;
-        }
-        seen |= next;
-        frontier = next;
-    }
 }
 
 /// Can every square in `need` get its own blocker (a bipartite matching of
