@@ -5,7 +5,7 @@ use std::cell::Cell;
 
 use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Color, Move, MoveList, Position};
 
-use crate::finding::{Detail, Finding, Kind, Outcome, Via};
+use crate::finding::{Detail, Finding, Kind, Outcome, Spot, Via};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
 use crate::rules::dead::{self, Deadness, Prover};
 use crate::rules::unwinnable::{Answer, Budget, Proof};
@@ -55,14 +55,130 @@ pub enum Status {
     Skipped,
 }
 
-/// The tags every report line carries.
+/// The tags every report line carries, present or not (SPEC "Reports").
+pub const BASE_TAGS: [&str; 5] = ["White", "Black", "Date", "Result", "Site"];
+
+/// The tags a report line carries by default besides [`BASE_TAGS`], where
+/// the game has them.
+pub const DEFAULT_TAGS: [&str; 7] = [
+    "Event",
+    "Round",
+    "WhiteElo",
+    "BlackElo",
+    "TimeControl",
+    "Termination",
+    "ECO",
+];
+
+/// Which tags a game's report keeps: [`BASE_TAGS`], [`DEFAULT_TAGS`] and
+/// those named, or every tag of the game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ReportTags {
-    pub white: Option<String>,
-    pub black: Option<String>,
-    pub date: Option<String>,
-    pub result: Option<String>,
-    pub site: Option<String>,
+pub enum TagSet {
+    #[default]
+    Default,
+    /// The defaults and these.
+    With(Vec<String>),
+    All,
+}
+
+impl TagSet {
+    /// Reads `all`, or a comma-separated list of tag names.
+    pub fn parse(list: &str) -> TagSet {
+        if list.trim().eq_ignore_ascii_case("all") {
+            return TagSet::All;
+        }
+        let names: Vec<String> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .filter(|n| !BASE_TAGS.contains(n) && !DEFAULT_TAGS.contains(n))
+            .map(String::from)
+            .collect();
+        if names.is_empty() {
+            TagSet::Default
+        } else {
+            TagSet::With(names)
+        }
+    }
+
+    /// The tags of `game` kept, [`BASE_TAGS`] first, each name once (the
+    /// last value of a repeated name).
+    fn select(&self, game: &RawGame<'_>) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        let mut keep = |name: &str, value: &[u8]| {
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.to_string(), tag_text(value)));
+            }
+        };
+        let named: &[String] = match self {
+            TagSet::With(names) => names,
+            _ => &[],
+        };
+        for name in BASE_TAGS
+            .iter()
+            .chain(DEFAULT_TAGS.iter())
+            .copied()
+            .chain(named.iter().map(String::as_str))
+        {
+            if let Some(v) = game.tag(name) {
+                keep(name, v);
+            }
+        }
+        if *self == TagSet::All {
+            for (name, _) in &game.tags {
+                if let Ok(name) = std::str::from_utf8(name) {
+                    if let Some(v) = game.tag(name) {
+                        keep(name, v);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The tags kept for a game's report, in order, each name once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportTags(pub Vec<(String, String)>);
+
+impl ReportTags {
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A game's fingerprint (SPEC "Reports": `game_id`): XXH3-128 of the
+/// game's own text, carriage returns and trailing whitespace left out, so
+/// the same game text has the same id wherever it stands and whatever its
+/// line ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub u128);
+
+impl GameId {
+    pub fn of(text: &[u8]) -> GameId {
+        let end = text
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map_or(0, |i| i + 1);
+        let text = &text[..end];
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        let mut from = 0;
+        for cr in memchr::memchr_iter(b'\r', text) {
+            h.update(&text[from..cr]);
+            from = cr + 1;
+        }
+        h.update(&text[from..]);
+        GameId(h.digest128())
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:032x}", self.0)
+    }
 }
 
 /// Everything the audit of one game produced.
@@ -71,6 +187,14 @@ pub struct GameReport {
     /// Offset of the game's first byte, relative to where its splitter
     /// started (the pipeline makes it absolute).
     pub offset: u64,
+    /// Length of the game's own text, in bytes.
+    pub len: u64,
+    /// 1-based line of the game's first byte (the pipeline counts lines;
+    /// an auditor alone leaves 0, and 1-based lines before its splitter's
+    /// input are not known to it).
+    pub line: u64,
+    /// The game's fingerprint; present when there are findings.
+    pub id: Option<GameId>,
     pub status: Status,
     /// Mainline half-moves replayed (legal moves only).
     pub plies: u32,
@@ -90,21 +214,31 @@ pub struct Auditor {
     table: RepetitionTable,
     effort: DeadEffort,
     prover: Prover,
+    tags: TagSet,
 }
 
 /// The first ply at which a missed claim held, how many plies it held at,
 /// and the last two of them (those the final draw may excuse).
 #[derive(Default)]
 struct ClaimTrack {
-    first: Option<(u32, Color, Via)>,
+    first: Option<(u32, Color, Via, Spot)>,
     count: u32,
     last: [Option<u32>; 2],
 }
 
 impl ClaimTrack {
-    fn hit(&mut self, ply: u32, side: Color, via: Via) {
+    /// A claim held at `ply`; `announce` gives the announcing move (9.2a /
+    /// 9.3a), asked only at the first.
+    fn hit(&mut self, ply: u32, pos: &Chess, via: Via, announce: impl FnOnce() -> Option<Move>) {
         if self.first.is_none() {
-            self.first = Some((ply, side, via));
+            let spot = match via {
+                Via::Announced => match announce() {
+                    Some(m) => Spot::with_move(pos, m),
+                    None => Spot::of(pos),
+                },
+                Via::Occurred => Spot::of(pos),
+            };
+            self.first = Some((ply, pos.turn(), via, spot));
         }
         self.count += 1;
         self.last = [self.last[1], Some(ply)];
@@ -113,7 +247,8 @@ impl ClaimTrack {
     /// SPEC: "A claim that could be made at Pi was missed unless the game
     /// ended drawn at Pi or at Pi+1".
     fn finding(&self, kind: Kind, n: u32, excused: bool, result: &[u8]) -> Option<Finding> {
-        let (ply, side, via) = self.first?;
+        let (ply, side, via, spot) = self.first.as_ref()?;
+        let (ply, side, via) = (*ply, *side, *via);
         let mut count = self.count;
         if excused {
             let late = self
@@ -136,6 +271,7 @@ impl ClaimTrack {
                 outcome: Outcome::for_color(side, result),
                 via,
             },
+            at: spot.clone(),
         })
     }
 }
@@ -143,14 +279,14 @@ impl ClaimTrack {
 /// The first ply at which an automatic draw held, and at how many.
 #[derive(Default)]
 struct DrawTrack {
-    first: Option<(u32, Color)>,
+    first: Option<(u32, Color, Spot)>,
     count: u32,
 }
 
 impl DrawTrack {
-    fn hit(&mut self, ply: u32, side: Color) {
+    fn hit(&mut self, ply: u32, pos: &Chess) {
         if self.first.is_none() {
-            self.first = Some((ply, side));
+            self.first = Some((ply, pos.turn(), Spot::of(pos)));
         }
         self.count += 1;
     }
@@ -158,13 +294,14 @@ impl DrawTrack {
     /// A finding when moves were played after the game ended there, or the
     /// result is not a draw.
     fn finding(&self, kind: Kind, n: u32, valid: bool, drawn: bool) -> Option<Finding> {
-        let (ply, side) = self.first?;
-        (!valid || ply < n || !drawn).then_some(Finding {
+        let (ply, side, spot) = self.first.as_ref()?;
+        (!valid || *ply < n || !drawn).then(|| Finding {
             kind,
-            ply,
-            side,
+            ply: *ply,
+            side: *side,
             occurrences: self.count,
             detail: Detail::None,
+            at: spot.clone(),
         })
     }
 }
@@ -180,6 +317,12 @@ impl Auditor {
             effort,
             ..Self::default()
         }
+    }
+
+    /// Keeps these tags in the reports of games with findings.
+    pub fn with_tags(mut self, tags: TagSet) -> Self {
+        self.tags = tags;
+        self
     }
 
     /// Audits one game.
@@ -203,6 +346,9 @@ impl Auditor {
         };
         let mut report = GameReport {
             offset: game.offset as u64,
+            len: game.text.len() as u64,
+            line: 0,
+            id: None,
             status: Status::Analysed,
             plies: 0,
             edition,
@@ -233,19 +379,14 @@ impl Auditor {
                     side,
                     occurrences: 1,
                     detail: Detail::Invalid { mv: None, reason },
+                    at: illegal_fen_spot(game),
                 });
             }
         }
         if !report.findings.is_empty() {
             report.findings.sort_by_key(|f| (f.ply, f.kind));
-            let text = |name| game.tag(name).map(tag_text);
-            report.tags = Some(Box::new(ReportTags {
-                white: text("White"),
-                black: text("Black"),
-                date: text("Date"),
-                result: text("Result"),
-                site: text("Site"),
-            }));
+            report.tags = Some(Box::new(ReportTags(self.tags.select(game))));
+            report.id = Some(GameId::of(game.text));
         }
         report
     }
@@ -273,7 +414,7 @@ impl Auditor {
         // The position before the last capture or pawn move, kept where a
         // lock could follow: the lock's predecessor may be dead already
         // (a pawn that can only walk into the lock).
-        let mut before: Option<(Color, Chess)> = None;
+        let mut before: Option<Chess> = None;
         let budget = self.effort.budget();
         let thorough = self.effort == DeadEffort::Thorough;
         let prover = &mut self.prover;
@@ -297,13 +438,18 @@ impl Auditor {
                     match resolved {
                         Ok(m) => Some(m),
                         Err(reason) => {
+                            let written = san_plus.to_string();
                             invalid = Some(Finding {
                                 kind: Kind::InvalidGame,
                                 ply,
                                 side: turn,
                                 occurrences: 1,
+                                at: Spot {
+                                    san: Some(written.clone()),
+                                    ..Spot::of(&pos)
+                                },
                                 detail: Detail::Invalid {
-                                    mv: Some(san_plus.to_string()),
+                                    mv: Some(written),
                                     reason,
                                 },
                             });
@@ -320,15 +466,19 @@ impl Auditor {
             // occurred before had a move played from it, so it is neither
             // mate nor stalemate: no move generation is needed here.
             if count >= 3 {
-                threefold.hit(ply, turn, Via::Occurred);
+                threefold.hit(ply, &pos, Via::Occurred, || None);
             } else if table.has_targets(!turn) && table.can_announce(&pos) {
-                threefold.hit(ply, turn, Via::Announced);
+                threefold.hit(ply, &pos, Via::Announced, || {
+                    announcing_move(next, table.announcing_moves(&pos))
+                });
             }
             // Art. 9.3
             if clock >= 99 {
                 legal = pos.legal_moves();
                 if let Some(via) = fifty::claim(&pos, &legal) {
-                    fifty_claims.hit(ply, turn, via);
+                    fifty_claims.hit(ply, &pos, via, || {
+                        announcing_move(next, legal.iter().copied().filter(|m| !m.is_zeroing()))
+                    });
                 }
             }
             // Art. 9.6.1 / 9.6.2 (2014+)
@@ -338,10 +488,10 @@ impl Auditor {
                     _ => table.consecutive_fivefold(),
                 };
                 if five {
-                    fivefold.hit(ply, turn);
+                    fivefold.hit(ply, &pos);
                 }
                 if clock >= 150 && fifty::seventyfive(&pos, &legal) {
-                    seventyfive.hit(ply, turn);
+                    seventyfive.hit(ply, &pos);
                 }
             }
             // Art. 9.6 (2001) / 5.2.2. A dead position stays dead: once
@@ -355,7 +505,6 @@ impl Auditor {
                     if (ply == 0 || clock == 0) && dead::is_candidate(&pos, thorough) {
                         let candidate = Candidate {
                             ply,
-                            side: turn,
                             pos: pos.clone(),
                             before: before.take(),
                         };
@@ -363,9 +512,9 @@ impl Auditor {
                             late.push(candidate);
                         } else {
                             match candidate.first_dead(prover, budget) {
-                                Some((at, side, proof)) => {
+                                Some((at, at_pos, proof)) => {
                                     if at < ply {
-                                        dead_pos.hit(at, side);
+                                        dead_pos.hit(at, at_pos);
                                     }
                                     dead_proof = Some(proof);
                                 }
@@ -377,7 +526,7 @@ impl Auditor {
                 }
             }
             if dead_proof.is_some() {
-                dead_pos.hit(ply, turn);
+                dead_pos.hit(ply, &pos);
             }
 
             let Some(m) = next else { break };
@@ -391,7 +540,7 @@ impl Auditor {
                 && dead_proof.is_none()
                 && budget.is_some()
                 && dead::may_lock(&pos, thorough))
-            .then(|| (mover, pos.clone()));
+            .then(|| pos.clone());
             pos.play_unchecked(m);
             let reversible =
                 !from_ep && pos.castles().castling_rights() == rights && table.advance(&m, mover);
@@ -406,9 +555,10 @@ impl Auditor {
         // Quick budget: if the last candidate is dead, walk back to the
         // first of the dead ones (a dead position stays dead).
         if let (Some(budget), false) = (budget, late.is_empty()) {
-            let mut first: Option<(u32, Color, Proof)> = None;
+            let mut first: Option<(u32, &Chess, Proof)> = None;
             for c in late.iter().rev() {
-                if dead_proof.is_some_and(|_| dead_pos.first.is_some_and(|(f, _)| f <= c.ply)) {
+                if dead_proof.is_some_and(|_| dead_pos.first.as_ref().is_some_and(|f| f.0 <= c.ply))
+                {
                     continue;
                 }
                 match c.first_dead(prover, budget) {
@@ -420,9 +570,9 @@ impl Auditor {
                     None => break,
                 }
             }
-            if let Some((at, side, proof)) = first {
+            if let Some((at, at_pos, proof)) = first {
                 let analysed = if valid { n + 1 } else { n };
-                dead_pos.first = Some((at, side));
+                dead_pos.first = Some((at, at_pos.turn(), Spot::of(at_pos)));
                 dead_pos.count = analysed - at;
                 dead_proof = Some(proof);
             }
@@ -462,6 +612,7 @@ impl Auditor {
                     detail: Detail::WrongResult {
                         reason: reason.to_string(),
                     },
+                    at: Spot::of(&pos),
                 });
             }
         }
@@ -486,6 +637,7 @@ impl Auditor {
                         side: pos.turn(),
                         occurrences: 1,
                         detail: Detail::Unwinnable { winner, proof },
+                        at: Spot::of(&pos),
                     }),
                     Some(Answer::Unknown) => report.undecided |= UNDECIDED_FLAG,
                     Some(Answer::Winnable(_)) | None => {}
@@ -499,24 +651,23 @@ impl Auditor {
 /// have made the game dead, with the position before that move.
 struct Candidate {
     ply: u32,
-    side: Color,
     pos: Chess,
-    before: Option<(Color, Chess)>,
+    before: Option<Chess>,
 }
 
 impl Candidate {
     /// The first dead ply among this position and its predecessor, with
-    /// the proof; `None` when this one is not proven dead.
-    fn first_dead(&self, prover: &mut Prover, budget: Budget) -> Option<(u32, Color, Proof)> {
+    /// the position and the proof; `None` when this one is not proven dead.
+    fn first_dead(&self, prover: &mut Prover, budget: Budget) -> Option<(u32, &Chess, Proof)> {
         let Deadness::Dead(proof) = prover.deadness(&self.pos, budget) else {
             return None;
         };
-        if let Some((side, pos)) = &self.before {
+        if let Some(pos) = &self.before {
             if let Deadness::Dead(earlier) = prover.deadness(pos, budget) {
-                return Some((self.ply - 1, *side, earlier.max(proof)));
+                return Some((self.ply - 1, pos, earlier.max(proof)));
             }
         }
-        Some((self.ply, self.side, proof))
+        Some((self.ply, &self.pos, proof))
     }
 }
 
@@ -550,5 +701,35 @@ fn start_position(game: &RawGame<'_>, variant: Variant) -> Result<Chess, (Color,
             };
             Err((guess, format!("illegal FEN: {e}")))
         }
+    }
+}
+
+/// The move to name for a claim announced from a position: the move played
+/// there when it is one that announces it (the player wrote it and played
+/// on), else the first of `candidates`.
+fn announcing_move(
+    played: Option<Move>,
+    candidates: impl IntoIterator<Item = Move>,
+) -> Option<Move> {
+    let mut first = None;
+    for m in candidates {
+        if Some(m) == played {
+            return Some(m);
+        }
+        first = first.or(Some(m));
+    }
+    first
+}
+
+/// The spot of an illegal FEN: the FEN as written, its move number where it
+/// can be read.
+fn illegal_fen_spot(game: &RawGame<'_>) -> Spot {
+    let fen = game.tag("FEN").map(trim).unwrap_or_default();
+    Spot {
+        fen: String::from_utf8_lossy(fen).into_owned(),
+        move_number: Fen::from_ascii(fen)
+            .map(|f| f.as_setup().fullmoves.get())
+            .unwrap_or(1),
+        san: None,
     }
 }

@@ -2,24 +2,25 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::audit::{DeadEffort, GameReport, Laws};
-use crate::finding::{Detail, Kind};
-use crate::input::{self, InputPath};
-use crate::pipeline::{Config, InputOutcome, Pipeline, Sink};
+use crate::audit::{DeadEffort, Laws, TagSet};
+use crate::finding::Kind;
+use crate::gate;
+use crate::pipeline::{GameRecord, Sink};
 use crate::progress::Bar;
+use crate::report::examples::{Example, Examples};
 use crate::report::{human, jsonl::JsonlSink, summary::RunSummary};
 use crate::rules::laws::Edition;
-use crate::stats::Stats;
+use crate::run::Audit;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "pgn-arbiter",
     version,
-    about = "Audits chess game databases against the FIDE Laws of Chess"
+    about = "Audits chess game databases against the FIDE Laws of Chess",
+    after_help = EXIT_CODES
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -29,6 +30,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Audit PGN files (plain or .zst), directories, or stdin (-).
+    #[command(after_help = EXIT_CODES)]
     Audit(AuditArgs),
     /// Decide for positions (FEN) whether each side can still checkmate.
     Position(crate::positions::PositionArgs),
@@ -55,6 +57,16 @@ pub struct AuditArgs {
     /// only, or proven by the engine with a small (quick) or large budget.
     #[arg(long, value_enum, default_value_t = DeadArg::Quick)]
     pub dead: DeadArg,
+    /// Exit with 1 when a condition holds: a comma-separated list of `any`,
+    /// KIND, KIND>N (more than N games with that kind) or KIND>P% (more than
+    /// P percent of the games analysed; invalid_game: of the games read).
+    #[arg(long, value_name = "LIST")]
+    pub fail_on: Option<String>,
+    /// Tags each finding carries besides White, Black, Date, Result, Site,
+    /// Event, Round, WhiteElo, BlackElo, TimeControl, Termination and ECO:
+    /// a comma-separated list, or `all`.
+    #[arg(long, value_name = "LIST|all")]
+    pub tags: Option<String>,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
     pub quiet: bool,
@@ -114,58 +126,53 @@ impl LawsArg {
     }
 }
 
-/// Exit codes.
+/// Exit codes, as ripgrep and dbt use them: 0 the run was clean (or no
+/// `--fail-on` condition held), 1 a `--fail-on` condition held, 2 the run
+/// could not be made as asked (a usage error, an input that could not be
+/// read). 2 wins over 1.
 pub const EXIT_OK: i32 = 0;
+
+const EXIT_CODES: &str =
+    "Exit codes: 0 no --fail-on condition held (findings alone never fail a run); \
+1 a --fail-on condition held (diff: a finding appeared); \
+2 could not run as asked (usage error, an input that cannot be read); 2 wins over 1.";
+pub const EXIT_GATE_FAILED: i32 = 1;
 pub const EXIT_INPUT_OR_USAGE: i32 = 2;
 
-/// Writes findings and remembers the first invalid games for a warning.
-struct RunSink<'a> {
+/// Reports the first invalid games on stderr as they come.
+struct Warnings<'a> {
     bar: &'a Bar,
-    jsonl: Option<JsonlSink<Box<dyn Write>>>,
-    warnings: bool,
     warned: usize,
 }
 
 const MAX_WARNINGS: usize = 20;
 
-impl Sink for RunSink<'_> {
-    fn game(&mut self, file: &str, index: u64, report: &GameReport) -> io::Result<()> {
-        if self.warnings {
-            for f in &report.findings {
-                if let (Kind::InvalidGame, Detail::Invalid { mv, reason }) = (f.kind, &f.detail) {
-                    self.warned += 1;
-                    if self.warned <= MAX_WARNINGS {
-                        let at = match mv {
-                            Some(mv) => format!("ply {}, move {mv}", f.ply),
-                            None => "start position".to_string(),
-                        };
-                        self.bar.println(&format!(
-                            "pgn-arbiter: {file}: game {index} (byte {}): {at}: {reason}",
-                            report.offset
-                        ));
-                    }
+impl Sink for Warnings<'_> {
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        for f in &game.report.findings {
+            if f.kind == Kind::InvalidGame {
+                self.warned += 1;
+                if self.warned <= MAX_WARNINGS {
+                    let e = Example::new(game, f);
+                    self.bar
+                        .println(&format!("pgn-arbiter: {}: {}", e.locus(), e.what));
                 }
             }
-        }
-        if let Some(j) = &mut self.jsonl {
-            j.game(file, index, report)?;
         }
         Ok(())
     }
 }
 
 fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
-    if path == "-" {
-        Ok(Box::new(BufWriter::with_capacity(
-            1 << 16,
-            io::stdout().lock(),
-        )))
+    let out: Box<dyn Write> = if path == "-" {
+        Box::new(BufWriter::with_capacity(1 << 16, io::stdout().lock()))
     } else {
-        Ok(Box::new(BufWriter::with_capacity(
+        Box::new(BufWriter::with_capacity(
             1 << 16,
-            File::create(path)?,
-        )))
-    }
+            File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?,
+        ))
+    };
+    Ok(out)
 }
 
 /// Runs `audit`; returns the exit code. A closed stdout ends the run
@@ -182,96 +189,83 @@ pub fn run_audit(args: &AuditArgs) -> i32 {
 }
 
 fn audit(args: &AuditArgs) -> io::Result<i32> {
-    let started = Instant::now();
-    let mut code = EXIT_OK;
-    let (inputs, errors) = input::expand(&args.paths);
-    for e in &errors {
-        eprintln!("pgn-arbiter: {e}");
-        code = EXIT_INPUT_OR_USAGE;
-    }
+    let gate = match args.fail_on.as_deref().map(gate::parse) {
+        None => Vec::new(),
+        Some(Ok(c)) => c,
+        Some(Err(e)) => {
+            eprintln!("pgn-arbiter: {e}");
+            return Ok(EXIT_INPUT_OR_USAGE);
+        }
+    };
     if args.jsonl.as_deref() == Some("-") && args.summary_json.as_deref() == Some("-") {
         eprintln!("pgn-arbiter: --jsonl and --summary-json cannot both be stdout");
         return Ok(EXIT_INPUT_OR_USAGE);
     }
-    let jsonl = match &args.jsonl {
-        Some(p) => {
-            Some(JsonlSink::new(open_output(p).map_err(|e| {
-                io::Error::new(e.kind(), format!("{p}: {e}"))
-            })?))
-        }
+    let audit = Audit::new()
+        .laws(args.laws.laws())
+        .dead(args.dead.effort())
+        .threads(args.threads.unwrap_or(0))
+        .tags(args.tags.as_deref().map(TagSet::parse).unwrap_or_default())
+        .sizes(args.chunk_size, args.region_size);
+
+    let bar = Bar::new(!args.quiet);
+    let mut jsonl = match &args.jsonl {
+        Some(p) => Some(JsonlSink::new(open_output(p)?)),
         None => None,
     };
-    let cfg = Config {
-        laws: args.laws.laws(),
-        dead: args.dead.effort(),
-        threads: args.threads.unwrap_or(0),
-        chunk_size: args.chunk_size,
-        region_size: args.region_size,
-    };
-    let pipeline = Pipeline::new(cfg)?;
-    let sizes: Option<u64> = inputs
-        .iter()
-        .map(|i| match &i.path {
-            InputPath::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            InputPath::Stdin => None,
-        })
-        .sum();
-    let bar = Bar::new(!args.quiet, sizes);
-    let mut sink = RunSink {
+    let mut warnings = Warnings {
         bar: &bar,
-        jsonl,
-        warnings: !args.quiet,
         warned: 0,
     };
-    let mut outcomes: Vec<InputOutcome> = Vec::new();
-    let mut total = Stats::default();
-    for input in &inputs {
-        let outcome = pipeline.run(input, &mut sink, &bar)?;
-        if let Some(e) = &outcome.error {
-            bar.println(&format!("pgn-arbiter: {}: {e}", outcome.name));
-            code = EXIT_INPUT_OR_USAGE;
-        }
-        let size = match &input.path {
-            InputPath::File(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
-            InputPath::Stdin => 0,
-        };
-        bar.input_done(size, outcome.stats.games);
-        total.merge(&outcome.stats);
-        outcomes.push(outcome);
+    let mut examples = Examples::new(3);
+    let mut sinks: Vec<&mut dyn Sink> = vec![&mut examples];
+    if !args.quiet {
+        sinks.push(&mut warnings);
     }
+    if let Some(j) = &mut jsonl {
+        sinks.push(j);
+    }
+    let run = audit.run(&args.paths, &mut sinks, &bar)?;
+    drop(sinks);
     bar.finish();
-    if sink.warned > MAX_WARNINGS {
+    if warnings.warned > MAX_WARNINGS {
         eprintln!(
             "pgn-arbiter: {} more invalid games (see the invalid_game findings)",
-            sink.warned - MAX_WARNINGS
+            warnings.warned - MAX_WARNINGS
         );
     }
-    if let Some(j) = &mut sink.jsonl {
-        j.flush()?;
+    let mut code = EXIT_OK;
+    for o in run.inputs.iter().filter(|o| o.error.is_some()) {
+        eprintln!(
+            "pgn-arbiter: {}: {}",
+            o.name,
+            o.error.as_deref().unwrap_or("")
+        );
+        code = EXIT_INPUT_OR_USAGE;
     }
-    let seconds = started.elapsed().as_secs_f64();
-    let threads = pipeline.threads();
+    let failures = gate::check(&gate, &run.total);
+    if !failures.is_empty() && code == EXIT_OK {
+        code = EXIT_GATE_FAILED;
+    }
     if let Some(p) = &args.summary_json {
-        let summary = RunSummary::new(
-            &outcomes,
-            &total,
-            args.laws.name().to_string(),
-            threads,
-            seconds,
-        );
-        let mut out = open_output(p).map_err(|e| io::Error::new(e.kind(), format!("{p}: {e}")))?;
+        let summary = RunSummary::new(&run, args.laws.name().to_string(), &failures);
+        let mut out = open_output(p)?;
         serde_json::to_writer_pretty(&mut out, &summary).map_err(io::Error::other)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }
+    let text = human::render(&run, &examples, &gate, &failures);
     if !args.quiet {
-        let text = human::render(&outcomes, &total, seconds, threads);
         if args.jsonl.as_deref() == Some("-") || args.summary_json.as_deref() == Some("-") {
             eprint!("{text}");
         } else {
             let mut out = io::stdout().lock();
             out.write_all(text.as_bytes())?;
             out.flush()?;
+        }
+    } else {
+        for f in &failures {
+            eprintln!("pgn-arbiter: --fail-on {f}");
         }
     }
     Ok(code)

@@ -1,7 +1,9 @@
 //! What the rules report: one [`Finding`] per game and kind (SPEC "What is
 //! checked in each game").
 
-use shakmaty::Color;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use crate::rules::laws::Edition;
 use crate::rules::unwinnable::Proof;
@@ -161,6 +163,48 @@ pub struct Finding {
     /// The number of plies at which it held.
     pub occurrences: u32,
     pub detail: Detail,
+    /// Where it is, for a person: Pi as FEN, its move number, the move.
+    pub at: Spot,
+}
+
+/// A position of a game as a person finds it without replaying the game
+/// (SPEC "Reports": `move_number`, `fen`, `san`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Spot {
+    /// Pi in FEN; the e.p. square only where a legal capture exists (as
+    /// python-chess writes it).
+    pub fen: String,
+    /// The move number of Pi: White's move *n* and Black's reply share it.
+    pub move_number: u32,
+    /// The move the finding is about, in SAN: the announcing move of a claim
+    /// under 9.2a / 9.3a, the bad move of an invalid game (as written).
+    pub san: Option<String>,
+}
+
+impl Spot {
+    /// `pos` as a spot, with no move.
+    pub fn of(pos: &Chess) -> Spot {
+        Spot {
+            fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+            move_number: pos.fullmoves().get(),
+            san: None,
+        }
+    }
+
+    /// `pos` and the legal move `m` from it, written in SAN with its
+    /// check or mate suffix.
+    pub fn with_move(pos: &Chess, m: Move) -> Spot {
+        Spot {
+            san: Some(SanPlus::from_move(pos.clone(), m).to_string()),
+            ..Spot::of(pos)
+        }
+    }
+
+    /// How people write the move from this spot: `2. Ke3`, `2... Ke3`.
+    pub fn move_text(&self, side: Color, san: &str) -> String {
+        let dots = if side.is_white() { "." } else { "..." };
+        format!("{}{dots} {san}", self.move_number)
+    }
 }
 
 pub fn side_name(color: Color) -> &'static str {

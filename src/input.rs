@@ -30,7 +30,9 @@ pub struct NamedInput {
 /// Expands the user's arguments: directories recursively (`*.pgn`,
 /// `*.pgn.zst`, sorted by path), `-` as stdin. Paths that do not exist are
 /// returned as errors, the rest goes on.
-pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<String>) {
+/// The inputs named by `args` (directories searched), and for each path
+/// that cannot be read, the path and why.
+pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<(String, String)>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for arg in args {
@@ -46,7 +48,7 @@ pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<String>) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();
                 if let Err(e) = walk(path, &mut found) {
-                    errors.push(format!("{arg}: {e}"));
+                    errors.push((arg.clone(), e.to_string()));
                 }
                 found.sort();
                 inputs.extend(found.into_iter().map(|p| NamedInput {
@@ -58,7 +60,7 @@ pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<String>) {
                 name: arg.clone(),
                 path: InputPath::File(path.to_path_buf()),
             }),
-            Err(e) => errors.push(format!("{arg}: {e}")),
+            Err(e) => errors.push((arg.clone(), e.to_string())),
         }
     }
     (inputs, errors)

@@ -18,6 +18,7 @@
 pub mod audit;
 pub mod cli;
 pub mod finding;
+pub mod gate;
 pub mod input;
 pub mod parse;
 pub mod pipeline;
@@ -25,6 +26,12 @@ pub mod positions;
 pub mod progress;
 pub mod report;
 pub mod rules;
+pub mod run;
 pub mod san;
 pub mod split;
 pub mod stats;
+
+pub use audit::{DeadEffort, GameReport, Laws, TagSet};
+pub use finding::{Finding, Kind};
+pub use pipeline::{GameRecord, RunOutcome, Sink};
+pub use run::Audit;

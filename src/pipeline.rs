@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
-use crate::audit::{Auditor, DeadEffort, GameReport, Laws};
+use crate::audit::{Auditor, DeadEffort, GameReport, Laws, TagSet};
 use crate::input::{self, NamedInput, Source};
 use crate::parse::MovetextReader;
 use crate::split::{self, EndState, Splitter};
@@ -41,6 +41,8 @@ pub struct Config {
     /// Size of the regions a stream is read in (a few are in flight at
     /// once; a mapped file needs none).
     pub region_size: usize,
+    /// The tags kept in the reports of games with findings.
+    pub tags: TagSet,
 }
 
 impl Default for Config {
@@ -51,13 +53,61 @@ impl Default for Config {
             threads: 0,
             chunk_size: 1 << 20,
             region_size: 4 << 20,
+            tags: TagSet::Default,
         }
     }
 }
 
-/// Receives every game of an input, in input order.
+/// One game as a sink sees it.
+#[derive(Clone, Copy)]
+pub struct GameRecord<'a> {
+    /// The input's name, as the user gave it (or as found in a directory).
+    pub file: &'a str,
+    /// 0-based index of the game in its input.
+    pub index: u64,
+    pub report: &'a GameReport,
+    /// The game's own text, as it stands in the (uncompressed) input.
+    pub text: &'a [u8],
+}
+
+/// Receives every game of a run, in input order, between `begin_input` and
+/// `end_input` of its input; `finish` once at the end of the run.
 pub trait Sink {
-    fn game(&mut self, file: &str, index: u64, report: &GameReport) -> io::Result<()>;
+    fn begin_input(&mut self, _file: &str) -> io::Result<()> {
+        Ok(())
+    }
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()>;
+    fn end_input(&mut self, _outcome: &InputOutcome) -> io::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self, _run: &RunOutcome) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Every sink of a list gets every call, in order.
+impl Sink for Vec<&mut dyn Sink> {
+    fn begin_input(&mut self, file: &str) -> io::Result<()> {
+        self.iter_mut().try_for_each(|s| s.begin_input(file))
+    }
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        self.iter_mut().try_for_each(|s| s.game(game))
+    }
+    fn end_input(&mut self, outcome: &InputOutcome) -> io::Result<()> {
+        self.iter_mut().try_for_each(|s| s.end_input(outcome))
+    }
+    fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
+        self.iter_mut().try_for_each(|s| s.finish(run))
+    }
+}
+
+/// What a whole run made of its inputs.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    pub inputs: Vec<InputOutcome>,
+    pub total: Stats,
+    pub threads: usize,
+    pub seconds: f64,
 }
 
 /// What a run made of one input.
@@ -72,6 +122,10 @@ pub struct InputOutcome {
 /// Reports progress: bytes taken from the input so far, games so far.
 pub trait Progress {
     fn update(&self, input_bytes: u64, games: u64);
+    /// The run starts; `total_bytes` is the inputs' size on disk, if known.
+    fn start(&self, _total_bytes: Option<u64>) {}
+    /// An input is finished: `bytes` of it on disk, `games` read.
+    fn input_done(&self, _bytes: u64, _games: u64) {}
 }
 
 impl Progress for () {
@@ -84,11 +138,14 @@ pub struct Pipeline {
 }
 
 /// Games of one chunk, audited on the guess that the chunk starts a game.
+/// Each report's `line` counts the newlines from `start` to the game.
 struct Piece {
     start: usize,
     end: usize,
     reports: Vec<GameReport>,
     end_state: EndState,
+    /// Newlines in `start..end`.
+    newlines: u64,
 }
 
 /// Bytes shared by the chunks cut from them: a mapped file, or a region of
@@ -166,6 +223,7 @@ impl Pipeline {
                 return Ok(outcome);
             }
         };
+        sink.begin_input(&input.name)?;
         let mut emit = Emitter {
             name: &input.name,
             sink,
@@ -198,13 +256,14 @@ impl Pipeline {
                 outcome.error = chunks.error();
             }
         }
+        sink.end_input(&outcome)?;
         Ok(outcome)
     }
 
     /// Cuts chunks, audits them on the pool, and emits the games in order,
     /// repairing wrong cuts.
     fn drive(&self, chunks: &mut dyn Chunks, emit: &mut Emitter<'_>) -> io::Result<()> {
-        let laws = (self.cfg.laws, self.cfg.dead);
+        let laws = Arc::new((self.cfg.laws, self.cfg.dead, self.cfg.tags.clone()));
         let chunk_size = self.cfg.chunk_size.max(1);
         let limit = 4 * self.threads().max(1);
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
@@ -213,8 +272,9 @@ impl Pipeline {
             let mut emit_seq: u64 = 0;
             let mut in_flight = 0usize;
             let mut done: BTreeMap<u64, (Buf, Piece)> = BTreeMap::new();
-            // the last piece emitted: its bytes and where it stood at its end
-            let mut prev: Option<(Buf, usize, usize, EndState)> = None;
+            // the last piece emitted: its bytes, where it stood at its end,
+            // and the newlines before it and in it
+            let mut prev: Option<(Buf, usize, usize, EndState, u64, u64)> = None;
             let mut exhausted = false;
             loop {
                 while !exhausted && in_flight < limit {
@@ -229,12 +289,13 @@ impl Pipeline {
                             next_seq += 1;
                             in_flight += 1;
                             let tx = tx.clone();
+                            let laws = laws.clone();
                             scope.spawn(move |_| {
                                 // A panic must reach the main thread, which
                                 // would otherwise wait for this chunk forever.
                                 let piece =
                                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                        audit_piece(job.buf.get(), job.start, job.end, laws)
+                                        audit_piece(job.buf.get(), job.start, job.end, &laws)
                                     }));
                                 let _ = tx.send((job.seq, job.buf, piece));
                             });
@@ -258,17 +319,24 @@ impl Pipeline {
                     emit_seq += 1;
                     let sound = match &prev {
                         None => true,
-                        Some((_, _, _, end)) => split::cut_is_sound(end, &buf.get()[piece.start..]),
+                        Some((_, _, _, end, _, _)) => {
+                            split::cut_is_sound(end, &buf.get()[piece.start..])
+                        }
                     };
-                    let (buf, piece) = if sound {
-                        (buf, piece)
+                    let (buf, piece, lines) = if sound {
+                        let lines = prev.as_ref().map_or(0, |p| p.4 + p.5);
+                        (buf, piece, lines)
                     } else {
-                        let (pbuf, pstart, pend, pstate) = prev.take().expect("a piece before");
+                        let (pbuf, pstart, pend, pstate, plines, _) =
+                            prev.take().expect("a piece before");
                         let restart = pstart + pstate.open_game_offset().expect("an open game");
                         emit.retract();
-                        redo(&pbuf, restart, pend, &buf, piece.start, piece.end, laws)
+                        let lines = plines + newlines(&pbuf.get()[pstart..restart]);
+                        let (buf, piece) =
+                            redo(&pbuf, restart, pend, &buf, piece.start, piece.end, &laws);
+                        (buf, piece, lines)
                     };
-                    if let Some((pbuf, pstart, _, _)) = &prev {
+                    if let Some((pbuf, pstart, ..)) = &prev {
                         chunks.release(pbuf, *pstart);
                     }
                     let Piece {
@@ -276,10 +344,11 @@ impl Pipeline {
                         end,
                         reports,
                         end_state,
+                        newlines,
                     } = piece;
-                    emit.all(reports, buf.base)?;
+                    emit.all(reports, &buf, lines)?;
                     emit.progress(chunks.read());
-                    prev = Some((buf, start, end, end_state));
+                    prev = Some((buf, start, end, end_state, lines, newlines));
                 }
             }
             Ok(())
@@ -297,7 +366,7 @@ fn redo(
     buf: &Buf,
     start: usize,
     end: usize,
-    laws: (Laws, DeadEffort),
+    laws: &Settings,
 ) -> (Buf, Piece) {
     if Arc::ptr_eq(&pbuf.bytes, &buf.bytes) && pend == start {
         let piece = audit_piece(buf.get(), restart, end, laws);
@@ -552,15 +621,24 @@ impl Chunks for StreamChunks {
     }
 }
 
-fn audit_piece(buf: &[u8], start: usize, end: usize, laws: (Laws, DeadEffort)) -> Piece {
-    let (laws, dead) = laws;
-    let mut auditor = Auditor::with_effort(dead);
+/// What every worker needs to audit a game.
+type Settings = (Laws, DeadEffort, TagSet);
+
+fn audit_piece(buf: &[u8], start: usize, end: usize, laws: &Settings) -> Piece {
+    let (laws, dead, tags) = laws;
+    let mut auditor = Auditor::with_effort(*dead).with_tags(tags.clone());
     let next = Cell::new(&[][..]);
     let mut movetext = MovetextReader::new(&next);
-    let mut splitter = Splitter::new(&buf[start..end]);
+    let bytes = &buf[start..end];
+    let mut splitter = Splitter::new(bytes);
     let mut reports = Vec::new();
+    // newlines from `start` to the last game seen
+    let (mut lines, mut counted) = (0u64, 0usize);
     for game in splitter.by_ref() {
-        let mut report = auditor.audit_with(&game, laws, &mut movetext);
+        let mut report = auditor.audit_with(&game, *laws, &mut movetext);
+        lines += newlines(&bytes[counted..game.offset]);
+        counted = game.offset;
+        report.line = lines;
         report.offset += start as u64;
         reports.push(report);
     }
@@ -570,7 +648,12 @@ fn audit_piece(buf: &[u8], start: usize, end: usize, laws: (Laws, DeadEffort)) -
         end,
         reports,
         end_state,
+        newlines: lines + newlines(&bytes[counted..]),
     }
+}
+
+fn newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 fn bom_len(data: &[u8]) -> usize {
@@ -589,17 +672,20 @@ struct Emitter<'a> {
     sink: &'a mut dyn Sink,
     stats: &'a mut Stats,
     progress: &'a dyn Progress,
-    held: Option<GameReport>,
+    held: Option<(GameReport, Buf)>,
 }
 
 impl Emitter<'_> {
-    fn all(&mut self, reports: Vec<GameReport>, base: u64) -> io::Result<()> {
+    /// The games of a piece of `buf` that starts after `lines` newlines of
+    /// the input.
+    fn all(&mut self, reports: Vec<GameReport>, buf: &Buf, lines: u64) -> io::Result<()> {
         for mut report in reports {
             if let Some(h) = self.held.take() {
                 self.one(h)?;
             }
-            report.offset += base;
-            self.held = Some(report);
+            report.offset += buf.base;
+            report.line += lines + 1;
+            self.held = Some((report, buf.clone()));
         }
         Ok(())
     }
@@ -609,10 +695,20 @@ impl Emitter<'_> {
         self.held = None;
     }
 
-    fn one(&mut self, report: GameReport) -> io::Result<()> {
+    fn one(&mut self, (report, buf): (GameReport, Buf)) -> io::Result<()> {
         let index = self.stats.games;
         self.stats.add_game(&report);
-        self.sink.game(self.name, index, &report)
+        let from = (report.offset - buf.base) as usize;
+        let text = buf
+            .get()
+            .get(from..from + report.len as usize)
+            .unwrap_or_default();
+        self.sink.game(&GameRecord {
+            file: self.name,
+            index,
+            report: &report,
+            text,
+        })
     }
 
     fn progress(&self, read: u64) {

@@ -16,11 +16,11 @@ pub struct Bar {
 }
 
 impl Bar {
-    /// `total` is the sum of the inputs' sizes on disk (compressed for
-    /// `.zst`), if known.
-    pub fn new(enabled: bool, total: Option<u64>) -> Bar {
+    /// A bar on stderr when `enabled` and stderr is a terminal; its total
+    /// is set when the run starts.
+    pub fn new(enabled: bool) -> Bar {
         let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr_with_hz(4));
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
             let style = ProgressStyle::with_template(
                 "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}",
             )
@@ -34,12 +34,6 @@ impl Bar {
             done_bytes: Default::default(),
             done_games: Default::default(),
         }
-    }
-
-    /// An input is finished: later updates count from here.
-    pub fn input_done(&self, bytes: u64, games: u64) {
-        self.done_bytes.set(self.done_bytes.get() + bytes);
-        self.done_games.set(self.done_games.get() + games);
     }
 
     /// Prints a line on stderr without breaking the bar.
@@ -58,6 +52,20 @@ impl Bar {
 }
 
 impl Progress for Bar {
+    /// `total` is the sum of the inputs' sizes on disk (compressed for
+    /// `.zst`), if known.
+    fn start(&self, total: Option<u64>) {
+        if let (Some(b), Some(total)) = (&self.bar, total) {
+            b.set_length(total);
+        }
+    }
+
+    /// An input is finished: later updates count from here.
+    fn input_done(&self, bytes: u64, games: u64) {
+        self.done_bytes.set(self.done_bytes.get() + bytes);
+        self.done_games.set(self.done_games.get() + games);
+    }
+
     fn update(&self, input_bytes: u64, games: u64) {
         if let Some(b) = &self.bar {
             b.set_position(self.done_bytes.get() + input_bytes);

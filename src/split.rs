@@ -32,6 +32,9 @@ pub struct RawGame<'a> {
     pub tags: Vec<TagPair<'a>>,
     /// The movetext, from its first byte to the end of its last line.
     pub movetext: &'a [u8],
+    /// The game's own text: from its first byte to the end of its last
+    /// line (tag section or movetext).
+    pub text: &'a [u8],
 }
 
 impl<'a> RawGame<'a> {
@@ -114,6 +117,8 @@ struct Builder<'a> {
     tags: Vec<TagPair<'a>>,
     movetext_start: Option<usize>,
     movetext_end: usize,
+    /// End of the last tag line.
+    tags_end: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -122,10 +127,15 @@ impl<'a> Builder<'a> {
             Some(s) => &buf[s..self.movetext_end.max(s)],
             None => &buf[0..0],
         };
+        let end = match self.movetext_start {
+            Some(_) => self.movetext_end.max(self.tags_end),
+            None => self.tags_end,
+        };
         RawGame {
             offset: self.offset,
             tags: self.tags,
             movetext,
+            text: &buf[self.offset..end.max(self.offset)],
         }
     }
 
@@ -162,6 +172,7 @@ impl<'a> Splitter<'a> {
             tags: Vec::new(),
             movetext_start: None,
             movetext_end: end,
+            tags_end: end,
         });
         self.add_tag_line(start, end);
     }
@@ -171,6 +182,7 @@ impl<'a> Splitter<'a> {
         let (pairs, rest) = parse_tag_line(line);
         let cur = self.cur.as_mut().expect("open game");
         cur.tags.extend(pairs);
+        cur.tags_end = end;
         match rest {
             Some(r) => {
                 cur.movetext_start = Some(start + r);
@@ -219,6 +231,7 @@ impl<'a> Iterator for Splitter<'a> {
                             tags: Vec::new(),
                             movetext_start: None,
                             movetext_end: end,
+                            tags_end: 0,
                         });
                         self.start_movetext(start, end);
                     }

@@ -16,6 +16,8 @@ pub struct Stats {
     pub skipped: u64,
     pub plies: u64,
     pub bytes: u64,
+    /// Games with at least one finding.
+    pub flagged: u64,
     /// Games with a finding of each kind, by [`Kind::index`].
     pub kind_games: [u64; 8],
     /// Missed claims of each kind whose claimant then lost.
@@ -52,6 +54,9 @@ impl Stats {
             }
         }
         self.plies += u64::from(report.plies);
+        if !report.findings.is_empty() {
+            self.flagged += 1;
+        }
         self.editions[edition_index(report.edition)] += 1;
         if report.undecided & UNDECIDED_DEAD != 0 {
             self.undecided[0] += 1;
@@ -83,6 +88,7 @@ impl Stats {
         self.skipped += other.skipped;
         self.plies += other.plies;
         self.bytes += other.bytes;
+        self.flagged += other.flagged;
         for i in 0..8 {
             self.kind_games[i] += other.kind_games[i];
             self.missed_then_lost[i] += other.missed_then_lost[i];
@@ -112,6 +118,7 @@ impl Stats {
             accounted: self.balanced(),
             plies: self.plies,
             bytes: self.bytes,
+            flagged: self.flagged,
             kinds: Kind::ALL
                 .iter()
                 .map(|k| KindJson {
@@ -159,6 +166,8 @@ pub struct StatsJson {
     pub plies: u64,
     /// Uncompressed bytes read.
     pub bytes: u64,
+    /// Games with at least one finding.
+    pub flagged: u64,
     pub kinds: Vec<KindJson>,
     pub editions: std::collections::BTreeMap<&'static str, u64>,
 }

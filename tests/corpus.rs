@@ -63,12 +63,17 @@ fn check_lines(jsonl: &[u8]) -> usize {
         for field in [
             "file",
             "game",
+            "game_id",
             "offset",
+            "line",
             "kind",
             "article",
             "ply",
+            "move_number",
             "side",
+            "fen",
             "occurrences",
+            "schema_version",
             "edition",
             "White",
             "Black",
@@ -136,6 +141,13 @@ fn real_corpus_game_counts_and_accounting() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     check_accounting(&run.summary);
     check_lines(&run.jsonl);
+    if python_with_checkers() {
+        // every line of the whole corpus against docs/findings.schema.json
+        let dir = tempfile::tempdir().unwrap();
+        let jsonl = dir.path().join("corpus.jsonl");
+        std::fs::write(&jsonl, &run.jsonl).unwrap();
+        check_findings(&jsonl, &[]);
+    }
     for input in run.summary["inputs"].as_array().unwrap() {
         let file = input["file"].as_str().unwrap();
         let name = Path::new(file).file_name().unwrap().to_string_lossy();
@@ -228,6 +240,76 @@ fn edge_files_run_cleanly() {
             f.display()
         );
     }
+}
+
+/// python3 with jsonschema and xxhash, the consumers' checkers.
+fn python_with_checkers() -> bool {
+    if std::env::var_os("PGN_ARBITER_SKIP_ORACLE").is_some() {
+        eprintln!("skipped: the schema check (PGN_ARBITER_SKIP_ORACLE is set)");
+        return false;
+    }
+    let ok = Command::new("python3")
+        .args(["-c", "import jsonschema, xxhash, chess"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "python3 with jsonschema, xxhash and chess is needed (pip install jsonschema xxhash chess==1.11.2), or set PGN_ARBITER_SKIP_ORACLE=1"
+    );
+    ok
+}
+
+/// Runs tests/check_findings.py over `jsonl` with the plain PGN files given
+/// (name suffix, path) for line, game_id, FEN and move checks.
+fn check_findings(jsonl: &Path, pgns: &[(String, PathBuf)]) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = Command::new("python3");
+    cmd.arg(root.join("tests/check_findings.py"))
+        .arg(root.join("docs/findings.schema.json"))
+        .arg(jsonl);
+    for (name, path) in pgns {
+        cmd.arg("--pgn").arg(format!("{name}={}", path.display()));
+    }
+    if !pgns.is_empty() {
+        cmd.arg("--replay");
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "check_findings.py:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Each finding points at its game as a person or a pipeline would use it:
+/// the game starts at `offset` on `line`, `game_id` is the XXH3-128 of its
+/// text (computed by python's xxhash), and python-chess, replaying the game
+/// to `ply`, finds `fen`, `move_number` and a legal `san` there.
+#[test]
+fn findings_point_at_their_games() {
+    if !python_with_checkers() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut plain = Vec::new();
+    for f in corpus_files().into_iter().filter(|p| {
+        let s = p.to_string_lossy();
+        s.contains("online-") || s.contains("twic")
+    }) {
+        let name = f.file_name().unwrap().to_string_lossy().replace(".zst", "");
+        let path = dir.path().join(&name);
+        let bytes = zstd::decode_all(std::fs::File::open(&f).unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        plain.push((name, path));
+    }
+    let paths: Vec<&Path> = plain.iter().map(|(_, p)| p.as_path()).collect();
+    let run = audit(&paths, &["--tags", "all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.jsonl.len() > 100_000, "findings to check");
+    let jsonl = dir.path().join("f.jsonl");
+    std::fs::write(&jsonl, &run.jsonl).unwrap();
+    check_findings(&jsonl, &plain);
 }
 
 fn python_with_chess() -> bool {

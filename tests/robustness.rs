@@ -9,15 +9,16 @@ mod common;
 
 use std::io;
 
-use pgn_arbiter::audit::{DeadEffort, GameReport, Laws};
+use pgn_arbiter::audit::{DeadEffort, GameId, GameReport, Laws, TagSet};
 use pgn_arbiter::input::{InputPath, NamedInput};
-use pgn_arbiter::pipeline::{Config, Pipeline, Sink};
+use pgn_arbiter::pipeline::{Config, GameRecord, Pipeline, Sink};
 
 struct Collect(Vec<(u64, GameReport)>);
 
 impl Sink for Collect {
-    fn game(&mut self, _file: &str, index: u64, report: &GameReport) -> io::Result<()> {
-        self.0.push((index, report.clone()));
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        assert_eq!(game.text.len() as u64, game.report.len, "the game's text");
+        self.0.push((game.index, game.report.clone()));
         Ok(())
     }
 }
@@ -121,6 +122,9 @@ fn same(a: &[(u64, GameReport)], b: &[(u64, GameReport)]) -> bool {
         && a.iter().zip(b).all(|((i, x), (j, y))| {
             i == j
                 && x.offset == y.offset
+                && x.line == y.line
+                && x.len == y.len
+                && x.id == y.id
                 && x.status == y.status
                 && x.plies == y.plies
                 && x.findings == y.findings
@@ -142,6 +146,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         threads: 1,
         chunk_size: usize::MAX / 4,
         region_size: usize::MAX / 4,
+        tags: TagSet::All,
     };
     for seed in 0..2000u64 {
         let mut rng = Rng(seed);
@@ -152,6 +157,25 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         let path = dir.path().join("m.pgn");
         std::fs::write(&path, &input).unwrap();
         let reference = run(&path, sequential.clone());
+        // lines and fingerprints, counted here from the bytes themselves
+        let bom = if input.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        for (_, r) in &reference {
+            let at = r.offset as usize;
+            let line = 1 + input[bom..at].iter().filter(|&&b| b == b'\n').count() as u64;
+            assert_eq!(r.line, line, "seed {seed}: line of the game at byte {at}");
+            let text = &input[at..at + r.len as usize];
+            if !r.findings.is_empty() {
+                assert_eq!(
+                    r.id,
+                    Some(GameId::of(text)),
+                    "seed {seed}: game_id at byte {at}"
+                );
+            }
+        }
         // the same bytes as a stream, read in regions (a wrong cut can then
         // fall between two regions)
         let zst = dir.path().join("m.pgn.zst");
@@ -175,6 +199,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
                 threads: 2,
                 chunk_size: chunk,
                 region_size: region,
+                tags: TagSet::All,
             };
             let got = run(file, cfg);
             assert!(

@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 
 use crate::finding::Kind;
-use crate::pipeline::InputOutcome;
+use crate::gate::{Condition, Failure};
+use crate::pipeline::RunOutcome;
+use crate::report::examples::Examples;
 use crate::stats::Stats;
 
 /// `1234567` → `1,234,567`
@@ -28,7 +30,13 @@ fn share(part: u64, whole: u64) -> String {
 }
 
 /// The human summary of a run.
-pub fn render(outcomes: &[InputOutcome], total: &Stats, seconds: f64, threads: usize) -> String {
+pub fn render(
+    run: &RunOutcome,
+    examples: &Examples,
+    gate: &[Condition],
+    failures: &[Failure],
+) -> String {
+    let (outcomes, total, seconds, threads) = (&run.inputs, &run.total, run.seconds, run.threads);
     let mut s = String::new();
     let width = outcomes
         .iter()
@@ -116,6 +124,33 @@ pub fn render(outcomes: &[InputOutcome], total: &Stats, seconds: f64, threads: u
             thousands(total.proofs[i][2]),
             thousands(total.undecided[i])
         );
+    }
+    let shown: Vec<_> = Kind::ALL
+        .iter()
+        .filter(|k| !examples.of(**k).is_empty())
+        .collect();
+    if !shown.is_empty() {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "first examples:");
+        for k in shown {
+            for e in examples.of(*k) {
+                let _ = writeln!(s, "  {:<20} {}: {}", k.name(), e.locus(), e.players);
+                let _ = writeln!(s, "  {:<20} {}", "", e.what);
+                if let Some(link) = &e.link {
+                    let _ = writeln!(s, "  {:<20} {link}", "");
+                }
+            }
+        }
+    }
+    if !gate.is_empty() {
+        let _ = writeln!(s);
+        if failures.is_empty() {
+            let list: Vec<String> = gate.iter().map(|c| c.to_string()).collect();
+            let _ = writeln!(s, "--fail-on {}: passed", list.join(","));
+        }
+        for f in failures {
+            let _ = writeln!(s, "--fail-on FAILED: {f}");
+        }
     }
     let _ = writeln!(s);
     let mb = total.bytes as f64 / 1e6;

@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
-use crate::audit::GameReport;
+use crate::audit::{GameReport, BASE_TAGS};
 use crate::finding::{side_name, Detail, Finding};
-use crate::pipeline::Sink;
+use crate::pipeline::{GameRecord, RunOutcome, Sink};
 
 /// Writes findings as JSON Lines.
 pub struct JsonlSink<W: Write> {
@@ -27,15 +27,52 @@ impl<W: Write> JsonlSink<W> {
 }
 
 impl<W: Write> Sink for JsonlSink<W> {
-    fn game(&mut self, file: &str, index: u64, report: &GameReport) -> io::Result<()> {
-        for f in &report.findings {
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        for f in &game.report.findings {
             self.line.clear();
-            write_line(&mut self.line, file, index, report, f);
+            write_line(&mut self.line, game.file, game.index, game.report, f);
             self.out.write_all(&self.line)?;
         }
         Ok(())
     }
+
+    fn finish(&mut self, _run: &RunOutcome) -> io::Result<()> {
+        self.out.flush()
+    }
 }
+
+/// The version of the line format (`schema_version`), described by
+/// `docs/findings.schema.json`. It changes when a field is removed or its
+/// meaning changes; new fields may appear within a version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The names of the fields of a line: a tag of the same name is left out.
+pub const FIELDS: [&str; 24] = [
+    "file",
+    "game",
+    "game_id",
+    "offset",
+    "line",
+    "kind",
+    "article",
+    "ply",
+    "move_number",
+    "side",
+    "san",
+    "fen",
+    "occurrences",
+    "outcome",
+    "via",
+    "move",
+    "reason",
+    "proof",
+    "winner",
+    "edition",
+    "schema_version",
+    "tags",
+    "url",
+    "index",
+];
 
 /// Appends one finding as a JSON object and a newline.
 pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport, f: &Finding) {
@@ -48,17 +85,31 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
     };
     out.extend_from_slice(b"{\"file\":");
     s(out, file);
+    write!(out, ",\"game\":{index},\"game_id\":").expect("writing to a Vec");
+    match report.id {
+        Some(id) => write!(out, "\"{id}\""),
+        None => write!(out, "null"),
+    }
+    .expect("writing to a Vec");
     write!(
         out,
-        ",\"game\":{index},\"offset\":{},\"kind\":\"{}\",\"article\":\"{}\",\"ply\":{},\"side\":\"{}\",\"occurrences\":{}",
+        ",\"offset\":{},\"line\":{},\"kind\":\"{}\",\"article\":\"{}\",\"ply\":{},\"move_number\":{},\"side\":\"{}\"",
         report.offset,
+        report.line,
         f.kind.name(),
         f.kind.article(report.edition),
         f.ply,
+        f.at.move_number,
         side_name(f.side),
-        f.occurrences
     )
     .expect("writing to a Vec");
+    if let Some(san) = &f.at.san {
+        out.extend_from_slice(b",\"san\":");
+        s(out, san);
+    }
+    out.extend_from_slice(b",\"fen\":");
+    s(out, &f.at.fen);
+    write!(out, ",\"occurrences\":{}", f.occurrences).expect("writing to a Vec");
     match &f.detail {
         Detail::None => {}
         Detail::Missed { outcome, via } => {
@@ -94,15 +145,23 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
         }
     }
     let tags = report.tags.as_deref();
-    for (name, value) in [
-        ("White", tags.and_then(|t| t.white.as_deref())),
-        ("Black", tags.and_then(|t| t.black.as_deref())),
-        ("Date", tags.and_then(|t| t.date.as_deref())),
-        ("Result", tags.and_then(|t| t.result.as_deref())),
-        ("Site", tags.and_then(|t| t.site.as_deref())),
-    ] {
+    for name in BASE_TAGS {
         write!(out, ",\"{name}\":").expect("writing to a Vec");
-        opt(out, value);
+        opt(out, tags.and_then(|t| t.get(name)));
     }
-    writeln!(out, ",\"edition\":\"{}\"}}", report.edition).expect("writing to a Vec");
+    for (name, value) in tags.iter().flat_map(|t| t.0.iter()) {
+        if BASE_TAGS.contains(&name.as_str()) || FIELDS.contains(&name.as_str()) {
+            continue;
+        }
+        out.push(b',');
+        s(out, name);
+        out.push(b':');
+        s(out, value);
+    }
+    writeln!(
+        out,
+        ",\"edition\":\"{}\",\"schema_version\":{SCHEMA_VERSION}}}",
+        report.edition
+    )
+    .expect("writing to a Vec");
 }

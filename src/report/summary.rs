@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 
-use crate::pipeline::InputOutcome;
-use crate::stats::{Stats, StatsJson};
+use crate::gate::Failure;
+use crate::pipeline::RunOutcome;
+use crate::stats::StatsJson;
 
 #[derive(Serialize)]
 pub struct RunSummary {
@@ -16,6 +17,8 @@ pub struct RunSummary {
     pub total: StatsJson,
     /// Inputs that could not be read (or not to their end).
     pub input_errors: usize,
+    /// The `--fail-on` conditions that held, with their figures.
+    pub failed_conditions: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -28,20 +31,15 @@ pub struct InputSummary {
 }
 
 impl RunSummary {
-    pub fn new(
-        outcomes: &[InputOutcome],
-        total: &Stats,
-        laws: String,
-        threads: usize,
-        seconds: f64,
-    ) -> Self {
+    pub fn new(run: &RunOutcome, laws: String, failures: &[Failure]) -> Self {
         RunSummary {
             tool: "pgn-arbiter",
             version: env!("CARGO_PKG_VERSION"),
             laws,
-            threads,
-            seconds,
-            inputs: outcomes
+            threads: run.threads,
+            seconds: run.seconds,
+            inputs: run
+                .inputs
                 .iter()
                 .map(|o| InputSummary {
                     file: o.name.clone(),
@@ -49,8 +47,9 @@ impl RunSummary {
                     stats: o.stats.to_json(),
                 })
                 .collect(),
-            total: total.to_json(),
-            input_errors: outcomes.iter().filter(|o| o.error.is_some()).count(),
+            total: run.total.to_json(),
+            input_errors: run.inputs.iter().filter(|o| o.error.is_some()).count(),
+            failed_conditions: failures.iter().map(|f| f.to_string()).collect(),
         }
     }
 }

@@ -130,6 +130,25 @@ impl RepetitionTable {
     /// segment), so a move that would drop rights cannot recreate a board of
     /// the segment.
     pub fn can_announce(&self, pos: &Chess) -> bool {
+        self.announcing(pos, |_| true)
+    }
+
+    /// The legal moves from `pos` that would announce a 9.2a claim, in a
+    /// fixed order (the order in which their positions occurred twice).
+    pub fn announcing_moves(&self, pos: &Chess) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.announcing(pos, |m| {
+            if !moves.contains(&m) {
+                moves.push(m);
+            }
+            false
+        });
+        moves
+    }
+
+    /// Calls `found` with each announcing move until it returns `true`;
+    /// returns whether it did.
+    fn announcing(&self, pos: &Chess, mut found: impl FnMut(Move) -> bool) -> bool {
         let mover = pos.turn();
         let current = pos.board();
         for &t in &self.twice[color_index(!mover)] {
@@ -166,7 +185,7 @@ impl RepetitionTable {
                 to,
                 promotion: None,
             };
-            if pos.is_legal(m) {
+            if pos.is_legal(m) && found(m) {
                 return true;
             }
         }

@@ -1,0 +1,140 @@
+//! The entry point: an [`Audit`] built once, run over paths, handing every
+//! game to a [`Sink`] in input order. The CLI, and whatever else audits
+//! files, is a thin layer over it.
+
+use std::io;
+use std::time::Instant;
+
+use crate::audit::{DeadEffort, Laws, TagSet};
+use crate::input::{self, InputPath};
+use crate::pipeline::{Config, InputOutcome, Pipeline, Progress, RunOutcome, Sink};
+use crate::stats::Stats;
+
+/// An audit of PGN inputs against the Laws: how it is judged and how many
+/// threads do it.
+///
+/// ```no_run
+/// use pgn_arbiter::{Audit, Laws, DeadEffort};
+/// use pgn_arbiter::pipeline::{GameRecord, Sink};
+///
+/// struct Count(u64);
+/// impl Sink for Count {
+///     fn game(&mut self, g: &GameRecord<'_>) -> std::io::Result<()> {
+///         self.0 += g.report.findings.len() as u64;
+///         Ok(())
+///     }
+/// }
+/// let mut count = Count(0);
+/// let run = Audit::new()
+///     .laws(Laws::Auto)
+///     .dead(DeadEffort::Quick)
+///     .run(&["games.pgn.zst".to_string()], &mut count, &())
+///     .unwrap();
+/// println!("{} findings in {} games", count.0, run.total.games);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Audit {
+    cfg: Config,
+}
+
+impl Audit {
+    /// Laws by each game's date, dead positions proven with the quick
+    /// budget, every core, the default tags.
+    pub fn new() -> Audit {
+        Audit::default()
+    }
+
+    /// Which laws to judge by (SPEC "Laws editions").
+    pub fn laws(mut self, laws: Laws) -> Audit {
+        self.cfg.laws = laws;
+        self
+    }
+
+    /// How hard dead positions and unwinnable flags are proven.
+    pub fn dead(mut self, dead: DeadEffort) -> Audit {
+        self.cfg.dead = dead;
+        self
+    }
+
+    /// Worker threads; 0 (the default) means one per core.
+    pub fn threads(mut self, threads: usize) -> Audit {
+        self.cfg.threads = threads;
+        self
+    }
+
+    /// The tags kept in the reports of games with findings.
+    pub fn tags(mut self, tags: TagSet) -> Audit {
+        self.cfg.tags = tags;
+        self
+    }
+
+    /// Target chunk size and stream region size in bytes (tuning, tests).
+    #[doc(hidden)]
+    pub fn sizes(mut self, chunk_size: usize, region_size: usize) -> Audit {
+        self.cfg.chunk_size = chunk_size;
+        self.cfg.region_size = region_size;
+        self
+    }
+
+    /// Audits the inputs named by `paths` (files, directories searched for
+    /// `*.pgn` and `*.pgn.zst`, `-` for stdin), in order. A path that
+    /// cannot be read is an input with an error (and no games); the run
+    /// goes on. `Err` is only the sink's (a closed output).
+    pub fn run(
+        &self,
+        paths: &[String],
+        sink: &mut dyn Sink,
+        progress: &dyn Progress,
+    ) -> io::Result<RunOutcome> {
+        let started = Instant::now();
+        let pipeline = Pipeline::new(self.cfg.clone())?;
+        // Each path in its place: its inputs, or the reason it cannot be read.
+        let mut named = Vec::new();
+        for path in paths {
+            let (inputs, errors) = input::expand(std::slice::from_ref(path));
+            named.extend(inputs.into_iter().map(Ok));
+            named.extend(errors.into_iter().map(Err));
+        }
+        let size = |path: &InputPath| match path {
+            InputPath::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            InputPath::Stdin => None,
+        };
+        progress.start(
+            named
+                .iter()
+                .map(|n| n.as_ref().ok().and_then(|i| size(&i.path)))
+                .sum(),
+        );
+        let mut outcomes = Vec::new();
+        let mut total = Stats::default();
+        for input in named {
+            let outcome = match input {
+                Ok(input) => {
+                    let outcome = pipeline.run(&input, sink, progress)?;
+                    progress.input_done(size(&input.path).unwrap_or(0), outcome.stats.games);
+                    outcome
+                }
+                Err((name, error)) => {
+                    sink.begin_input(&name)?;
+                    let outcome = InputOutcome {
+                        name,
+                        stats: Stats::default(),
+                        error: Some(format!("cannot read: {error}")),
+                    };
+                    sink.end_input(&outcome)?;
+                    outcome
+                }
+            };
+            total.merge(&outcome.stats);
+            outcomes.push(outcome);
+        }
+        let run = RunOutcome {
+            inputs: outcomes,
+            total,
+            threads: pipeline.threads(),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        sink.finish(&run)?;
+        Ok(run)
+    }
+}
