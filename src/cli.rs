@@ -11,6 +11,7 @@ use crate::gate;
 use crate::pipeline::{GameRecord, Sink};
 use crate::progress::Bar;
 use crate::report::examples::{Example, Examples};
+use crate::report::pgn_export::PgnExport;
 use crate::report::{human, jsonl::JsonlSink, summary::RunSummary};
 use crate::rules::laws::Edition;
 use crate::run::Audit;
@@ -67,6 +68,18 @@ pub struct AuditArgs {
     /// a comma-separated list, or `all`.
     #[arg(long, value_name = "LIST|all")]
     pub tags: Option<String>,
+    /// Write the games with findings to FILE as PGN (- for stdout), each as
+    /// it was plus a comment at each finding and a PgnArbiterFindings tag.
+    #[arg(long, value_name = "FILE")]
+    pub export_pgn: Option<String>,
+    /// Export only games with findings of these kinds (comma-separated).
+    #[arg(long, value_name = "LIST", requires = "export_pgn")]
+    pub export_kinds: Option<String>,
+    /// In the exported games, correct the Result where the Laws decide it and
+    /// it was proven (fivefold, 75 moves, dead position, checkmate or
+    /// stalemate, unwinnable flag); the old value goes to OriginalResult.
+    #[arg(long, requires = "export_pgn")]
+    pub fix_results: bool,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
     pub quiet: bool,
@@ -197,10 +210,24 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
             return Ok(EXIT_INPUT_OR_USAGE);
         }
     };
-    if args.jsonl.as_deref() == Some("-") && args.summary_json.as_deref() == Some("-") {
-        eprintln!("pgn-arbiter: --jsonl and --summary-json cannot both be stdout");
+    let to_stdout = [&args.jsonl, &args.summary_json, &args.export_pgn]
+        .iter()
+        .filter(|o| o.as_deref() == Some("-"))
+        .count();
+    if to_stdout > 1 {
+        eprintln!(
+            "pgn-arbiter: only one of --jsonl, --summary-json and --export-pgn can be stdout"
+        );
         return Ok(EXIT_INPUT_OR_USAGE);
     }
+    let export_kinds = match args.export_kinds.as_deref().map(parse_kinds) {
+        None => None,
+        Some(Ok(k)) => Some(k),
+        Some(Err(e)) => {
+            eprintln!("pgn-arbiter: --export-kinds: {e}");
+            return Ok(EXIT_INPUT_OR_USAGE);
+        }
+    };
     let audit = Audit::new()
         .laws(args.laws.laws())
         .dead(args.dead.effort())
@@ -211,6 +238,14 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     let bar = Bar::new(!args.quiet);
     let mut jsonl = match &args.jsonl {
         Some(p) => Some(JsonlSink::new(open_output(p)?)),
+        None => None,
+    };
+    let mut export = match &args.export_pgn {
+        Some(p) => Some(PgnExport::new(
+            open_output(p)?,
+            export_kinds,
+            args.fix_results,
+        )),
         None => None,
     };
     let mut warnings = Warnings {
@@ -224,6 +259,9 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     if let Some(j) = &mut jsonl {
         sinks.push(j);
+    }
+    if let Some(e) = &mut export {
+        sinks.push(e);
     }
     let run = audit.run(&args.paths, &mut sinks, &bar)?;
     drop(sinks);
@@ -256,7 +294,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     let text = human::render(&run, &examples, &gate, &failures);
     if !args.quiet {
-        if args.jsonl.as_deref() == Some("-") || args.summary_json.as_deref() == Some("-") {
+        if to_stdout > 0 {
             eprint!("{text}");
         } else {
             let mut out = io::stdout().lock();
@@ -269,4 +307,19 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         }
     }
     Ok(code)
+}
+
+/// A comma-separated list of kinds.
+fn parse_kinds(list: &str) -> Result<Vec<Kind>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|n| {
+            Kind::ALL
+                .iter()
+                .find(|k| k.name() == n)
+                .copied()
+                .ok_or_else(|| format!("unknown kind '{n}'"))
+        })
+        .collect()
 }

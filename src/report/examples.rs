@@ -84,9 +84,12 @@ pub fn describe(f: &Finding) -> String {
             } else {
                 "a draw by the 50-move rule (9.3)"
             };
-            let how = match via {
-                crate::finding::Via::Announced => " by announcing this move",
-                crate::finding::Via::Occurred => "",
+            let how = match (via, &f.at.san) {
+                (crate::finding::Via::Announced, Some(san)) => {
+                    format!(" by announcing {}", f.at.move_text(f.side, san))
+                }
+                (crate::finding::Via::Announced, None) => " by announcing a move".to_string(),
+                (crate::finding::Via::Occurred, _) => " here".to_string(),
             };
             let then = match outcome {
                 crate::finding::Outcome::Lost => "played on and lost",
@@ -96,9 +99,12 @@ pub fn describe(f: &Finding) -> String {
             };
             format!("{side} could have claimed {what}{how}; {then}")
         }
-        (_, Kind::Fivefold) => "the position occurred a fifth time: drawn (9.6.1)".to_string(),
+        (_, Kind::Fivefold) => {
+            "the position occurred a fifth time: the game was drawn here (9.6.1)".to_string()
+        }
         (_, Kind::SeventyfiveMoves) => {
-            "75 moves without pawn move or capture: drawn (9.6.2)".to_string()
+            "75 moves each without pawn move or capture: the game was drawn here (9.6.2)"
+                .to_string()
         }
         (Detail::Dead { proof }, _) => {
             format!(

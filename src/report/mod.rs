@@ -2,6 +2,10 @@
 //! and a summary for people.
 
 pub mod examples;
+pub mod github;
 pub mod human;
 pub mod jsonl;
+pub mod junit;
+pub mod pgn_export;
+pub mod sarif;
 pub mod summary;
