@@ -1,0 +1,411 @@
+//! GitHub Actions: findings as workflow-command annotations
+//! (`::error file=…,line=…,title=…::message`) and a Markdown step summary.
+//!
+//! Which findings are errors: those that make the database itself wrong,
+//! i.e. the game or its recorded result contradicts the Laws:
+//!
+//! * `invalid_game`, `wrong_result`, `unwinnable_flag`: always;
+//! * `fivefold`, `seventyfive_moves`, `dead_position`: when the game's
+//!   `Result` tag is decisive (`1-0`, `0-1`), since the Laws had drawn it.
+//!   With `1/2-1/2` (moves were played after the automatic draw) or `*`
+//!   they are warnings.
+//!
+//! Missed claims (`missed_threefold`, `missed_fifty_moves`) are warnings:
+//! a player may choose not to claim. An input that could not be read is an
+//! error too. The same split gives SARIF its levels ([`severity`]).
+//!
+//! The runner shows at most 10 error and 10 warning annotations per step,
+//! so at most 10 of each are printed, the most important first (input
+//! errors, then by kind in the order of [`importance`], then input order),
+//! followed by a `::notice::` saying how many were left out. Only what may
+//! be printed is kept, plus counts.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use crate::audit::GameReport;
+use crate::finding::{Finding, Kind};
+use crate::gate::{self, Condition};
+use crate::pipeline::{GameRecord, RunOutcome, Sink};
+use crate::report::examples::{Example, Examples};
+use crate::report::human::thousands;
+use crate::rules::laws::Edition;
+
+/// Annotations of each level the runner shows per step.
+pub const MAX_PER_LEVEL: usize = 10;
+
+/// Examples per kind in the step summary.
+const SUMMARY_EXAMPLES: usize = 3;
+
+/// How serious a finding is for a pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The game or its recorded result contradicts the Laws.
+    Error,
+    /// Worth a look; the database is not wrong for it.
+    Warning,
+}
+
+/// The severity of a finding of a game (see the module's documentation).
+pub fn severity(report: &GameReport, f: &Finding) -> Severity {
+    match f.kind {
+        Kind::InvalidGame | Kind::WrongResult | Kind::UnwinnableFlag => Severity::Error,
+        Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition => {
+            let result = report.tags.as_deref().and_then(|t| t.get("Result"));
+            if matches!(result, Some("1-0" | "0-1")) {
+                Severity::Error
+            } else {
+                Severity::Warning
+            }
+        }
+        Kind::MissedThreefold | Kind::MissedFiftyMoves => Severity::Warning,
+    }
+}
+
+/// The order in which kinds are shown when not all can be (0 first):
+/// games that are not chess, then results that contradict the board, then
+/// games that went on after they had ended, then missed claims.
+pub fn importance(kind: Kind) -> u8 {
+    match kind {
+        Kind::InvalidGame => 0,
+        Kind::WrongResult => 1,
+        Kind::UnwinnableFlag => 2,
+        Kind::Fivefold => 3,
+        Kind::SeventyfiveMoves => 4,
+        Kind::DeadPosition => 5,
+        Kind::MissedThreefold => 6,
+        Kind::MissedFiftyMoves => 7,
+    }
+}
+
+/// A workflow command's data: `%`, CR and LF encoded.
+pub fn escape_data(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A workflow command's property value: as data, and `:` and `,` encoded.
+pub fn escape_property(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' => out.push_str("%3A"),
+            ',' => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for a Markdown (GFM) document, shown as is: HTML's special
+/// characters as entities, other ASCII punctuation backslash-escaped (so
+/// `|` cannot end a table cell, nor `*`, `[`, `` ` `` start markup), line
+/// breaks and other control characters as spaces.
+pub fn escape_markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_ascii_punctuation() => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A URL as a Markdown link destination: characters that could end the
+/// link or a table cell, spaces and non-ASCII percent-encoded.
+fn escape_url(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => out.push(b as char),
+            b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'#' | b'@' | b'!' | b'$' | b'&'
+            | b'*' | b'+' | b',' | b';' | b'=' | b'%' => out.push(b as char),
+            b => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    out
+}
+
+/// A finding as people read it in one line: "game 18 (line 1234), 2. Ke3:
+/// what happened — White - Black, 2021.03.04".
+pub fn sentence(e: &Example) -> String {
+    format!(
+        "game {} (line {}), {}: {} — {}",
+        e.game, e.line, e.place, e.what, e.players
+    )
+}
+
+/// One annotation kept for printing.
+struct Annotation {
+    /// (importance, order of arrival): smaller is shown first.
+    key: (u8, u64),
+    line: String,
+}
+
+/// The annotations of one level that may be printed, and how many there
+/// were.
+#[derive(Default)]
+struct Kept {
+    shown: Vec<Annotation>,
+    total: u64,
+}
+
+impl Kept {
+    /// Counts an annotation and keeps it if it is among the most important
+    /// [`MAX_PER_LEVEL`] so far. `line` is only built when kept.
+    fn offer(&mut self, key: (u8, u64), line: impl FnOnce() -> String) {
+        self.total += 1;
+        if self.shown.len() < MAX_PER_LEVEL {
+            self.shown.push(Annotation { key, line: line() });
+            return;
+        }
+        let (worst, _) = self
+            .shown
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, a)| a.key)
+            .expect("MAX_PER_LEVEL > 0");
+        if key < self.shown[worst].key {
+            self.shown[worst] = Annotation { key, line: line() };
+        }
+    }
+
+    fn left_out(&self) -> u64 {
+        self.total - self.shown.len() as u64
+    }
+}
+
+/// Writes GitHub Actions annotations to `out` at the end of the run and,
+/// with `step_summary` (the file `$GITHUB_STEP_SUMMARY` names, opened for
+/// appending), a Markdown summary there.
+pub struct GithubSink {
+    out: Box<dyn Write>,
+    step_summary: Option<Box<dyn Write>>,
+    conditions: Vec<Condition>,
+    errors: Kept,
+    warnings: Kept,
+    examples: Examples,
+    seq: u64,
+}
+
+impl GithubSink {
+    pub fn new(
+        out: Box<dyn Write>,
+        step_summary: Option<Box<dyn Write>>,
+        conditions: Vec<Condition>,
+    ) -> GithubSink {
+        GithubSink {
+            out,
+            step_summary,
+            conditions,
+            errors: Kept::default(),
+            warnings: Kept::default(),
+            examples: Examples::new(SUMMARY_EXAMPLES),
+            seq: 0,
+        }
+    }
+
+    fn annotation(level: &str, game: &GameRecord<'_>, f: &Finding) -> String {
+        let e = Example::new(game, f);
+        let title = format!(
+            "{} (Art. {})",
+            f.kind.name(),
+            f.kind.article(game.report.edition)
+        );
+        let mut message = sentence(&e);
+        if let Some(link) = &e.link {
+            message.push('\n');
+            message.push_str(link);
+        }
+        format!(
+            "::{level} file={},line={},title={}::{}\n",
+            escape_property(game.file),
+            game.report.line,
+            escape_property(&title),
+            escape_data(&message)
+        )
+    }
+
+    fn write_annotations(&mut self) -> io::Result<()> {
+        let mut text = String::new();
+        for kept in [&mut self.errors, &mut self.warnings] {
+            kept.shown.sort_by_key(|a| a.key);
+            for a in &kept.shown {
+                text.push_str(&a.line);
+            }
+        }
+        let (e, w) = (self.errors.left_out(), self.warnings.left_out());
+        if e + w > 0 {
+            let _ = writeln!(
+                text,
+                "::notice title=pgn-arbiter::{}",
+                escape_data(&format!(
+                    "{e} of {} errors and {w} of {} warnings were left out (GitHub shows at most {MAX_PER_LEVEL} of each per step); the step summary counts them all",
+                    self.errors.total, self.warnings.total
+                ))
+            );
+        }
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// The Markdown step summary.
+    pub fn summary(&self, run: &RunOutcome) -> String {
+        let t = &run.total;
+        let mut s = String::new();
+        let _ = writeln!(s, "## pgn-arbiter\n");
+        let _ = writeln!(
+            s,
+            "{} games read in {} input{}: {} analysed, {} invalid, {} skipped; {} with findings.\n",
+            thousands(t.games),
+            run.inputs.len(),
+            if run.inputs.len() == 1 { "" } else { "s" },
+            thousands(t.analysed),
+            thousands(t.invalid),
+            thousands(t.skipped),
+            thousands(t.flagged),
+        );
+        let _ = writeln!(s, "| finding | article | games | share of games read |");
+        let _ = writeln!(s, "| :-- | :-- | --: | --: |");
+        for k in Kind::ALL {
+            let article = match k {
+                Kind::DeadPosition => "5.2.2 (9.6 before 2014-07-01)",
+                _ => k.article(Edition::Laws2018),
+            };
+            let games = t.kind_games[k.index()];
+            let share = if t.games == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.2}%", 100.0 * games as f64 / t.games as f64)
+            };
+            // the article and the figures are ours: nothing to escape
+            let _ = writeln!(
+                s,
+                "| `{}` | {article} | {} | {share} |",
+                k.name(),
+                thousands(games),
+            );
+        }
+        let _ = writeln!(s);
+        if !self.conditions.is_empty() {
+            let failures = gate::check(&self.conditions, t);
+            let list: Vec<String> = self.conditions.iter().map(|c| c.to_string()).collect();
+            if failures.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "**--fail-on {}: passed**\n",
+                    escape_markdown(&list.join(","))
+                );
+            } else {
+                let _ = writeln!(s, "**--fail-on FAILED:**\n");
+                for f in &failures {
+                    let _ = writeln!(s, "- {}", escape_markdown(&f.to_string()));
+                }
+                let _ = writeln!(s);
+            }
+        }
+        let unread: Vec<_> = run.inputs.iter().filter(|i| i.error.is_some()).collect();
+        if !unread.is_empty() {
+            let _ = writeln!(s, "**Inputs not read to their end:**\n");
+            for i in unread {
+                let _ = writeln!(
+                    s,
+                    "- {}: {}",
+                    escape_markdown(&i.name),
+                    escape_markdown(i.error.as_deref().unwrap_or_default())
+                );
+            }
+            let _ = writeln!(s);
+        }
+        if self.examples.found.iter().any(|f| !f.is_empty()) {
+            let _ = writeln!(s, "### First examples\n");
+            let _ = writeln!(s, "| finding | where | move | players | what |");
+            let _ = writeln!(s, "| :-- | :-- | :-- | :-- | :-- |");
+            for k in Kind::ALL {
+                for e in self.examples.of(k) {
+                    let place = escape_markdown(&e.place);
+                    let place = match &e.link {
+                        Some(link) => format!("[{place}]({})", escape_url(link)),
+                        None => place,
+                    };
+                    let _ = writeln!(
+                        s,
+                        "| `{}` | {} | {} | {} | {} |",
+                        k.name(),
+                        escape_markdown(&format!("{}: game {} (line {})", e.file, e.game, e.line)),
+                        place,
+                        escape_markdown(&e.players),
+                        escape_markdown(&e.what)
+                    );
+                }
+            }
+            let _ = writeln!(s);
+        }
+        s
+    }
+}
+
+impl Sink for GithubSink {
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        for f in &game.report.findings {
+            self.seq += 1;
+            let key = (1 + importance(f.kind), self.seq);
+            match severity(game.report, f) {
+                Severity::Error => self
+                    .errors
+                    .offer(key, || Self::annotation("error", game, f)),
+                Severity::Warning => self
+                    .warnings
+                    .offer(key, || Self::annotation("warning", game, f)),
+            }
+        }
+        self.examples.game(game)
+    }
+
+    fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
+        // inputs that could not be read come before any finding
+        for (i, input) in run.inputs.iter().enumerate() {
+            if let Some(error) = &input.error {
+                self.errors.offer((0, i as u64), || {
+                    format!(
+                        "::error file={},title=input not read to its end::{}\n",
+                        escape_property(&input.name),
+                        escape_data(&format!("{}: {error}", input.name))
+                    )
+                });
+            }
+        }
+        self.write_annotations()?;
+        if self.step_summary.is_some() {
+            let text = self.summary(run);
+            if let Some(w) = self.step_summary.as_mut() {
+                w.write_all(text.as_bytes())?;
+                w.flush()?;
+            }
+        }
+        Ok(())
+    }
+}
