@@ -11,7 +11,10 @@ use crate::gate;
 use crate::pipeline::{GameRecord, Sink};
 use crate::progress::Bar;
 use crate::report::examples::{Example, Examples};
+use crate::report::github::GithubSink;
+use crate::report::junit::JunitSink;
 use crate::report::pgn_export::PgnExport;
+use crate::report::sarif::SarifSink;
 use crate::report::{human, jsonl::JsonlSink, summary::RunSummary};
 use crate::rules::laws::Edition;
 use crate::run::Audit;
@@ -35,6 +38,9 @@ pub enum Command {
     Audit(AuditArgs),
     /// Decide for positions (FEN) whether each side can still checkmate.
     Position(crate::positions::PositionArgs),
+    /// Compare the findings of two runs (JSON Lines), games matched by game_id.
+    #[command(after_help = EXIT_CODES)]
+    Diff(crate::diff::DiffArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -80,6 +86,17 @@ pub struct AuditArgs {
     /// stalemate, unwinnable flag); the old value goes to OriginalResult.
     #[arg(long, requires = "export_pgn")]
     pub fix_results: bool,
+    /// GitHub Actions workflow commands (annotations) on stdout, at most 10
+    /// errors and 10 warnings, the most important first; with
+    /// GITHUB_STEP_SUMMARY set, a Markdown summary appended to it.
+    #[arg(long)]
+    pub github: bool,
+    /// A JUnit XML report to FILE: a suite per input, a case per kind.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<String>,
+    /// A SARIF 2.1.0 log to FILE: a rule per kind, a result per finding.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<String>,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
     pub quiet: bool,
@@ -210,13 +227,20 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
             return Ok(EXIT_INPUT_OR_USAGE);
         }
     };
-    let to_stdout = [&args.jsonl, &args.summary_json, &args.export_pgn]
-        .iter()
-        .filter(|o| o.as_deref() == Some("-"))
-        .count();
+    let to_stdout = [
+        &args.jsonl,
+        &args.summary_json,
+        &args.export_pgn,
+        &args.junit,
+        &args.sarif,
+    ]
+    .iter()
+    .filter(|o| o.as_deref() == Some("-"))
+    .count()
+        + usize::from(args.github);
     if to_stdout > 1 {
         eprintln!(
-            "pgn-arbiter: only one of --jsonl, --summary-json and --export-pgn can be stdout"
+            "pgn-arbiter: only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif and --github can write to stdout"
         );
         return Ok(EXIT_INPUT_OR_USAGE);
     }
@@ -248,6 +272,35 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         )),
         None => None,
     };
+    let mut github = if args.github {
+        let summary = match std::env::var_os("GITHUB_STEP_SUMMARY") {
+            Some(p) if !p.is_empty() => {
+                let f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&p)
+                    .map_err(|e| {
+                        io::Error::new(
+                            e.kind(),
+                            format!("GITHUB_STEP_SUMMARY {}: {e}", p.to_string_lossy()),
+                        )
+                    })?;
+                Some(Box::new(BufWriter::new(f)) as Box<dyn Write>)
+            }
+            _ => None,
+        };
+        Some(GithubSink::new(open_output("-")?, summary, gate.clone()))
+    } else {
+        None
+    };
+    let mut junit = match &args.junit {
+        Some(p) => Some(JunitSink::new(open_output(p)?)),
+        None => None,
+    };
+    let mut sarif = match &args.sarif {
+        Some(p) => Some(SarifSink::new(open_output(p)?)),
+        None => None,
+    };
     let mut warnings = Warnings {
         bar: &bar,
         warned: 0,
@@ -262,6 +315,15 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     if let Some(e) = &mut export {
         sinks.push(e);
+    }
+    if let Some(g) = &mut github {
+        sinks.push(g);
+    }
+    if let Some(j) = &mut junit {
+        sinks.push(j);
+    }
+    if let Some(s) = &mut sarif {
+        sinks.push(s);
     }
     let run = audit.run(&args.paths, &mut sinks, &bar)?;
     drop(sinks);

@@ -17,6 +17,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod diff;
 pub mod finding;
 pub mod gate;
 pub mod input;

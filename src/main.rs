@@ -9,6 +9,7 @@ fn main() {
     let code = match &cli.command {
         Command::Audit(args) => run_audit(args),
         Command::Position(args) => pgn_arbiter::positions::run_position(args),
+        Command::Diff(args) => pgn_arbiter::diff::run_diff(args),
     };
     std::process::exit(code);
 }

@@ -257,3 +257,55 @@ fn game_id_follows_the_text_not_the_place() {
     );
     assert_ne!(id(&c).0, ia);
 }
+
+/// The CI formats from the command line: annotations on stdout (the human
+/// summary then goes to stderr), the step summary appended, JUnit and
+/// SARIF files written, and the gate's exit code unchanged.
+#[test]
+fn ci_formats_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = file(dir.path(), "a.pgn", &[REPEAT, ILLEGAL, CLEAN].concat());
+    let step = dir.path().join("step.md");
+    std::fs::write(&step, "earlier step\n").unwrap();
+    let junit = dir.path().join("j.xml");
+    let sarif = dir.path().join("s.sarif");
+    let out = bin()
+        .env("GITHUB_STEP_SUMMARY", &step)
+        .args(["audit", "--github", "--fail-on", "invalid_game", "--junit"])
+        .arg(&junit)
+        .arg("--sarif")
+        .arg(&sarif)
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("::error ") && l.contains("line=12")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("::warning ")),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("finding  "),
+        "the human summary goes to stderr"
+    );
+    assert!(text(&out.stderr).contains("--fail-on FAILED: invalid_game"));
+    let md = std::fs::read_to_string(&step).unwrap();
+    assert!(
+        md.starts_with("earlier step\n") && md.contains("invalid_game"),
+        "{md}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("<testsuites") && xml.contains("<failure"));
+    let log: serde_json::Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 2);
+    // two writers to stdout is a usage error
+    let out = audit(&["--github", "--jsonl", "-", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -4,7 +4,7 @@
 
 use std::io;
 
-use crate::finding::{side_name, Detail, Finding, Kind};
+use crate::finding::{Detail, Finding, Kind};
 use crate::pipeline::{GameRecord, Sink};
 
 /// One finding, as a person reads it.
@@ -114,7 +114,7 @@ pub fn describe(f: &Finding) -> String {
         }
         (Detail::Unwinnable { winner, proof }, _) => format!(
             "lost on time, but {} could not have mated (proof: {}): ½-½ (6.9)",
-            side_name(*winner),
+            if winner.is_white() { "White" } else { "Black" },
             proof.as_str()
         ),
         (Detail::WrongResult { reason }, _) => format!("{reason}; the Result tag disagrees"),
