@@ -219,9 +219,27 @@ pub struct Auditor {
 
 /// The first ply at which a missed claim held, how many plies it held at,
 /// and the last two of them (those the final draw may excuse).
+/// The first position where something held, kept so that its FEN and SAN
+/// are only written when it becomes a finding (most claims are excused by
+/// a draw at the end).
+struct First {
+    ply: u32,
+    pos: Chess,
+    mv: Option<Move>,
+}
+
+impl First {
+    fn spot(&self) -> Spot {
+        match self.mv {
+            Some(m) => Spot::with_move(&self.pos, m),
+            None => Spot::of(&self.pos),
+        }
+    }
+}
+
 #[derive(Default)]
 struct ClaimTrack {
-    first: Option<(u32, Color, Via, Spot)>,
+    first: Option<(First, Via)>,
     count: u32,
     last: [Option<u32>; 2],
 }
@@ -231,14 +249,12 @@ impl ClaimTrack {
     /// 9.3a), asked only at the first.
     fn hit(&mut self, ply: u32, pos: &Chess, via: Via, announce: impl FnOnce() -> Option<Move>) {
         if self.first.is_none() {
-            let spot = match via {
-                Via::Announced => match announce() {
-                    Some(m) => Spot::with_move(pos, m),
-                    None => Spot::of(pos),
-                },
-                Via::Occurred => Spot::of(pos),
+            let mv = match via {
+                Via::Announced => announce(),
+                Via::Occurred => None,
             };
-            self.first = Some((ply, pos.turn(), via, spot));
+            let pos = pos.clone();
+            self.first = Some((First { ply, pos, mv }, via));
         }
         self.count += 1;
         self.last = [self.last[1], Some(ply)];
@@ -247,8 +263,8 @@ impl ClaimTrack {
     /// SPEC: "A claim that could be made at Pi was missed unless the game
     /// ended drawn at Pi or at Pi+1".
     fn finding(&self, kind: Kind, n: u32, excused: bool, result: &[u8]) -> Option<Finding> {
-        let (ply, side, via, spot) = self.first.as_ref()?;
-        let (ply, side, via) = (*ply, *side, *via);
+        let (first, via) = self.first.as_ref()?;
+        let (ply, side, via) = (first.ply, first.pos.turn(), *via);
         let mut count = self.count;
         if excused {
             let late = self
@@ -271,7 +287,7 @@ impl ClaimTrack {
                 outcome: Outcome::for_color(side, result),
                 via,
             },
-            at: spot.clone(),
+            at: first.spot(),
         })
     }
 }
@@ -279,14 +295,15 @@ impl ClaimTrack {
 /// The first ply at which an automatic draw held, and at how many.
 #[derive(Default)]
 struct DrawTrack {
-    first: Option<(u32, Color, Spot)>,
+    first: Option<First>,
     count: u32,
 }
 
 impl DrawTrack {
     fn hit(&mut self, ply: u32, pos: &Chess) {
         if self.first.is_none() {
-            self.first = Some((ply, pos.turn(), Spot::of(pos)));
+            let pos = pos.clone();
+            self.first = Some(First { ply, pos, mv: None });
         }
         self.count += 1;
     }
@@ -294,14 +311,14 @@ impl DrawTrack {
     /// A finding when moves were played after the game ended there, or the
     /// result is not a draw.
     fn finding(&self, kind: Kind, n: u32, valid: bool, drawn: bool) -> Option<Finding> {
-        let (ply, side, spot) = self.first.as_ref()?;
-        (!valid || *ply < n || !drawn).then(|| Finding {
+        let first = self.first.as_ref()?;
+        (!valid || first.ply < n || !drawn).then(|| Finding {
             kind,
-            ply: *ply,
-            side: *side,
+            ply: first.ply,
+            side: first.pos.turn(),
             occurrences: self.count,
             detail: Detail::None,
-            at: spot.clone(),
+            at: first.spot(),
         })
     }
 }
@@ -557,7 +574,8 @@ impl Auditor {
         if let (Some(budget), false) = (budget, late.is_empty()) {
             let mut first: Option<(u32, &Chess, Proof)> = None;
             for c in late.iter().rev() {
-                if dead_proof.is_some_and(|_| dead_pos.first.as_ref().is_some_and(|f| f.0 <= c.ply))
+                if dead_proof
+                    .is_some_and(|_| dead_pos.first.as_ref().is_some_and(|f| f.ply <= c.ply))
                 {
                     continue;
                 }
@@ -572,7 +590,11 @@ impl Auditor {
             }
             if let Some((at, at_pos, proof)) = first {
                 let analysed = if valid { n + 1 } else { n };
-                dead_pos.first = Some((at, at_pos.turn(), Spot::of(at_pos)));
+                dead_pos.first = Some(First {
+                    ply: at,
+                    pos: at_pos.clone(),
+                    mv: None,
+                });
                 dead_pos.count = analysed - at;
                 dead_proof = Some(proof);
             }
