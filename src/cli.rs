@@ -22,7 +22,7 @@ use crate::run::Audit;
 #[derive(Parser, Debug)]
 #[command(
     name = "pgn-arbiter",
-    version,
+    version = VERSION,
     about = "Audits chess game databases against the FIDE Laws of Chess",
     after_help = EXIT_CODES
 )]
@@ -155,6 +155,12 @@ impl LawsArg {
         }
     }
 }
+
+/// `--version`: the version and the laws it knows.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (FIDE Laws of Chess editions 2001, 2014 and 2018, which the 2023 Laws keep; findings schema_version 1)"
+);
 
 /// Exit codes, as ripgrep and dbt use them: 0 the run was clean (or no
 /// `--fail-on` condition held), 1 a `--fail-on` condition held, 2 the run

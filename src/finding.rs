@@ -207,6 +207,17 @@ impl Spot {
     }
 }
 
+impl Finding {
+    /// For a missed claim, what the claimant got in the end.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.detail {
+            Detail::Missed { outcome, .. } => Some(outcome),
+            _ => None,
+        }
+    }
+}
+
+/// `white` or `black`, as the reports write a colour.
 pub fn side_name(color: Color) -> &'static str {
     if color.is_white() {
         "white"

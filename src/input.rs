@@ -162,6 +162,15 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
     }
 }
 
+/// Any reader as an input: streamed, zstd recognised by its magic bytes.
+pub fn open_reader(reader: Box<dyn Read + Send>, read: Arc<AtomicU64>) -> io::Result<Source> {
+    let counted = Counting {
+        inner: reader,
+        count: read,
+    };
+    stream(BufReader::with_capacity(1 << 20, counted))
+}
+
 /// A mapped compressed file, or `None` (then it is streamed) if it cannot
 /// be mapped.
 fn map_file(file: &File) -> Option<Mapped> {

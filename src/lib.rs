@@ -14,6 +14,77 @@
 //! ```
 //!
 //! The contract is SPEC.md: what each check decides and how it is reported.
+//!
+//! # Auditing a file
+//!
+//! An [`Audit`] is built once and run over paths (files, directories,
+//! `-` for stdin), a reader or bytes; every game reaches a [`Sink`] in
+//! input order, with its [`Finding`]s, whatever the number of threads.
+//!
+//! ```
+//! use pgn_arbiter::{for_each_game, Audit, Kind};
+//!
+//! let mut claims_then_lost = 0;
+//! let mut sink = for_each_game(|game| {
+//!     for f in &game.report.findings {
+//!         if f.kind == Kind::MissedThreefold && f.outcome() == Some(pgn_arbiter::finding::Outcome::Lost) {
+//!             claims_then_lost += 1;
+//!             // where it happened, without replaying the game
+//!             println!("{} game {}: {} {}", game.file, game.index + 1, f.at.fen, f.at.san.as_deref().unwrap_or(""));
+//!         }
+//!     }
+//! });
+//! let run = Audit::new().threads(2).run(&["data/lichess-2000.pgn".into()], &mut sink, &())?;
+//! assert_eq!(run.total.games, 2_000);
+//! assert!(run.total.balanced()); // read = analysed + invalid + skipped
+//! assert_eq!(claims_then_lost, 2);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! # Counting by kind
+//!
+//! The run's [`stats::Stats`] count the games with each kind of finding;
+//! they merge in any order (per file, per run, per machine).
+//!
+//! ```
+//! use pgn_arbiter::{for_each_game, Audit, Kind, Laws};
+//! use pgn_arbiter::rules::laws::Edition;
+//!
+//! let pgn = b"[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
+//! let run = Audit::new()
+//!     .laws(Laws::Fixed(Edition::Laws2018))
+//!     .run_bytes("fools-mate.pgn", pgn, &mut for_each_game(|_| {}))?;
+//! for kind in Kind::ALL {
+//!     let games = run.total.kind_games[kind.index()];
+//!     if games > 0 {
+//!         println!("{:<20} {games}", kind.name());
+//!     }
+//! }
+//! // checkmate scored as a draw: Art. 5.1
+//! assert_eq!(run.total.kind_games[Kind::WrongResult.index()], 1);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! # Asking about a position
+//!
+//! Can a side still checkmate by any series of legal moves (Art. 6.9,
+//! 9.6)? The engine answers with a mating line, a proof, or `Unknown`
+//! when its budget runs out; never a guess.
+//!
+//! ```
+//! use pgn_arbiter::positions::read_position;
+//! use pgn_arbiter::rules::unwinnable::{Analyzer, Answer, Budget, Proof};
+//! use shakmaty::Color;
+//!
+//! // locked pawns, kings that can never cross them
+//! let pos = read_position("8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1").unwrap();
+//! let mut analyzer = Analyzer::new();
+//! assert_eq!(analyzer.can_mate(&pos, Color::White, Budget::QUICK), Answer::Unwinnable(Proof::Blocked));
+//! // a queen up: a line to mate
+//! let pos = read_position("4k3/8/4K3/8/8/8/8/7Q w - - 0 1").unwrap();
+//! assert!(matches!(analyzer.can_mate(&pos, Color::White, Budget::QUICK), Answer::Winnable(_)));
+//! ```
+
 
 pub mod audit;
 pub mod cli;
@@ -34,5 +105,5 @@ pub mod stats;
 
 pub use audit::{DeadEffort, GameReport, Laws, TagSet};
 pub use finding::{Finding, Kind};
-pub use pipeline::{GameRecord, RunOutcome, Sink};
+pub use pipeline::{for_each_game, GameRecord, InputOutcome, RunOutcome, Sink};
 pub use run::Audit;

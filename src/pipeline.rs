@@ -85,6 +85,21 @@ pub trait Sink {
     }
 }
 
+/// A sink that calls a closure with every game: `for_each_game(|g| ...)`.
+pub struct ForEachGame<F>(F);
+
+/// A sink from a closure called with every game, in input order.
+pub fn for_each_game<F: FnMut(&GameRecord<'_>)>(f: F) -> ForEachGame<F> {
+    ForEachGame(f)
+}
+
+impl<F: FnMut(&GameRecord<'_>)> Sink for ForEachGame<F> {
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        (self.0)(game);
+        Ok(())
+    }
+}
+
 /// Every sink of a list gets every call, in order.
 impl Sink for Vec<&mut dyn Sink> {
     fn begin_input(&mut self, file: &str) -> io::Result<()> {
@@ -211,21 +226,49 @@ impl Pipeline {
         progress: &dyn Progress,
     ) -> io::Result<InputOutcome> {
         let read = Arc::new(AtomicU64::new(0));
+        let source = input::open(&input.path, read.clone(), self.threads());
+        self.run_source(&input.name, source, read, sink, progress)
+    }
+
+    /// Reads and audits one input from a reader (plain PGN, or zstd by its
+    /// magic bytes), named `name` in the reports; as [`Pipeline::run`].
+    pub fn run_reader(
+        &self,
+        name: &str,
+        reader: Box<dyn Read + Send>,
+        sink: &mut dyn Sink,
+        progress: &dyn Progress,
+    ) -> io::Result<InputOutcome> {
+        let read = Arc::new(AtomicU64::new(0));
+        let source = input::open_reader(reader, read.clone());
+        self.run_source(name, source, read, sink, progress)
+    }
+
+    fn run_source(
+        &self,
+        name: &str,
+        source: io::Result<Source>,
+        read: Arc<AtomicU64>,
+        sink: &mut dyn Sink,
+        progress: &dyn Progress,
+    ) -> io::Result<InputOutcome> {
         let mut outcome = InputOutcome {
-            name: input.name.clone(),
+            name: name.to_string(),
             stats: Stats::default(),
             error: None,
         };
-        let source = match input::open(&input.path, read.clone(), self.threads()) {
+        let source = match source {
             Ok(s) => s,
             Err(e) => {
+                sink.begin_input(name)?;
                 outcome.error = Some(format!("cannot read: {e}"));
+                sink.end_input(&outcome)?;
                 return Ok(outcome);
             }
         };
-        sink.begin_input(&input.name)?;
+        sink.begin_input(name)?;
         let mut emit = Emitter {
-            name: &input.name,
+            name,
             sink,
             stats: &mut outcome.stats,
             progress,

@@ -2,7 +2,7 @@
 //! game to a [`Sink`] in input order. The CLI, and whatever else audits
 //! files, is a thin layer over it.
 
-use std::io;
+use std::io::{self, Read};
 use std::time::Instant;
 
 use crate::audit::{DeadEffort, Laws, TagSet};
@@ -136,5 +136,36 @@ impl Audit {
         };
         sink.finish(&run)?;
         Ok(run)
+    }
+
+    /// Audits one input read from `reader` (plain PGN, or zstd recognised by
+    /// its magic bytes), named `name` in the reports.
+    pub fn run_reader(
+        &self,
+        name: &str,
+        reader: impl Read + Send + 'static,
+        sink: &mut dyn Sink,
+    ) -> io::Result<RunOutcome> {
+        let started = Instant::now();
+        let pipeline = Pipeline::new(self.cfg.clone())?;
+        let outcome = pipeline.run_reader(name, Box::new(reader), sink, &())?;
+        let run = RunOutcome {
+            total: outcome.stats.clone(),
+            inputs: vec![outcome],
+            threads: pipeline.threads(),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        sink.finish(&run)?;
+        Ok(run)
+    }
+
+    /// Audits PGN text held in memory, named `name` in the reports.
+    pub fn run_bytes(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        sink: &mut dyn Sink,
+    ) -> io::Result<RunOutcome> {
+        self.run_reader(name, io::Cursor::new(bytes.to_vec()), sink)
     }
 }
