@@ -19,7 +19,10 @@ fn main() -> std::io::Result<()> {
             eprintln!("{}: {e}", input.name);
         }
     }
-    println!("{} games read, {} analysed", run.total.games, run.total.analysed);
+    println!(
+        "{} games read, {} analysed",
+        run.total.games, run.total.analysed
+    );
     for kind in Kind::ALL {
         println!(
             "{:<20} {:>8}",

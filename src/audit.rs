@@ -5,6 +5,7 @@ use std::cell::Cell;
 
 use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Color, Move, MoveList, Position};
 
+use crate::facets::Facets;
 use crate::finding::{Detail, Finding, Kind, Outcome, Spot, Via};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
 use crate::rules::dead::{self, Deadness, Prover};
@@ -15,7 +16,10 @@ use crate::split::RawGame;
 /// Which laws to judge by: from each game's date, or one edition for all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Laws {
+    /// Each game by the edition in force on its `Date` tag
+    /// ([`Edition::from_date`]).
     Auto,
+    /// Every game by this edition (`--laws 2001|2014|2018`).
     Fixed(Edition),
 }
 
@@ -42,16 +46,22 @@ impl DeadEffort {
     }
 }
 
-/// Questions the proof engine left open in a game (bits of
-/// [`GameReport::undecided`]).
+/// Bit of [`GameReport::undecided`]: the proof engine left open whether a
+/// position of the game is dead (Art. 9.6 / 5.2.2).
 pub const UNDECIDED_DEAD: u8 = 1;
+/// Bit of [`GameReport::undecided`]: the proof engine left open whether the
+/// side that won on time could still checkmate (Art. 6.9).
 pub const UNDECIDED_FLAG: u8 = 2;
 
 /// How a game was accounted for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
+    /// Replayed to its last move.
     Analysed,
+    /// Stopped at an `invalid_game` finding (Art. 3, 4): an illegal or
+    /// unreadable move, or an illegal FEN.
     Invalid,
+    /// Not analysed: a variant other than standard chess and Chess960.
     Skipped,
 }
 
@@ -74,10 +84,12 @@ pub const DEFAULT_TAGS: [&str; 7] = [
 /// those named, or every tag of the game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum TagSet {
+    /// [`BASE_TAGS`] and [`DEFAULT_TAGS`].
     #[default]
     Default,
     /// The defaults and these.
     With(Vec<String>),
+    /// Every tag of the game.
     All,
 }
 
@@ -142,6 +154,7 @@ impl TagSet {
 pub struct ReportTags(pub Vec<(String, String)>);
 
 impl ReportTags {
+    /// The value of tag `name`, if kept.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
@@ -158,6 +171,7 @@ impl ReportTags {
 pub struct GameId(pub u128);
 
 impl GameId {
+    /// The fingerprint of `text`, a game's own text ([`RawGame::text`]).
     pub fn of(text: &[u8]) -> GameId {
         let end = text
             .iter()
@@ -195,9 +209,11 @@ pub struct GameReport {
     pub line: u64,
     /// The game's fingerprint; present when there are findings.
     pub id: Option<GameId>,
+    /// Whether the game was analysed, invalid or skipped.
     pub status: Status,
     /// Mainline half-moves replayed (legal moves only).
     pub plies: u32,
+    /// The edition the game was judged by.
     pub edition: Edition,
     /// Sorted by ply, then by kind.
     pub findings: Vec<Finding>,
@@ -205,6 +221,9 @@ pub struct GameReport {
     pub tags: Option<Box<ReportTags>>,
     /// Engine questions answered `Unknown` (`UNDECIDED_*` bits).
     pub undecided: u8,
+    /// What the statistics report breaks the game down by (read only when
+    /// the auditor is asked to, see [`Auditor::with_facets`]).
+    pub facets: Facets,
 }
 
 /// Per-thread state, reused from game to game.
@@ -215,6 +234,7 @@ pub struct Auditor {
     effort: DeadEffort,
     prover: Prover,
     tags: TagSet,
+    facets: bool,
 }
 
 /// The first ply at which a missed claim held, how many plies it held at,
@@ -324,6 +344,7 @@ impl DrawTrack {
 }
 
 impl Auditor {
+    /// An auditor with the default effort ([`DeadEffort::Quick`]) and tags.
     pub fn new() -> Self {
         Self::default()
     }
@@ -339,6 +360,12 @@ impl Auditor {
     /// Keeps these tags in the reports of games with findings.
     pub fn with_tags(mut self, tags: TagSet) -> Self {
         self.tags = tags;
+        self
+    }
+
+    /// Reads every game's [`Facets`] for the statistics report.
+    pub fn with_facets(mut self, facets: bool) -> Self {
+        self.facets = facets;
         self
     }
 
@@ -372,6 +399,11 @@ impl Auditor {
             findings: Vec::new(),
             tags: None,
             undecided: 0,
+            facets: if self.facets {
+                Facets::of(game)
+            } else {
+                Facets::default()
+            },
         };
         let variant = Variant::from_tag(game.tag("Variant"));
         if variant == Variant::Other {

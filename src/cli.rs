@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::aggregate::{self, Aggregator};
 use crate::audit::{DeadEffort, Laws, TagSet};
 use crate::finding::Kind;
 use crate::gate;
@@ -26,11 +27,14 @@ use crate::run::Audit;
     about = "Audits chess game databases against the FIDE Laws of Chess",
     after_help = EXIT_CODES
 )]
+/// The command line.
 pub struct Cli {
+    /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Audit PGN files (plain or .zst), directories, or stdin (-).
@@ -38,11 +42,15 @@ pub enum Command {
     Audit(AuditArgs),
     /// Decide for positions (FEN) whether each side can still checkmate.
     Position(crate::positions::PositionArgs),
+    /// Merge statistics aggregates (audit --report-json) from runs over parts
+    /// of an archive into one.
+    Report(ReportArgs),
     /// Compare the findings of two runs (JSON Lines), games matched by game_id.
     #[command(after_help = EXIT_CODES)]
     Diff(crate::diff::DiffArgs),
 }
 
+/// `audit`: what to read, what to write, how to judge.
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
     /// Files, directories (searched for *.pgn and *.pgn.zst) or - for stdin.
@@ -86,6 +94,11 @@ pub struct AuditArgs {
     /// stalemate, unwinnable flag); the old value goes to OriginalResult.
     #[arg(long, requires = "export_pgn")]
     pub fix_results: bool,
+    /// Write the statistics aggregate (counts and breakdowns by year, laws
+    /// edition, time control, rating, termination, event; mergeable with
+    /// `pgn-arbiter report`) as JSON to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub report_json: Option<String>,
     /// GitHub Actions workflow commands (annotations) on stdout, at most 10
     /// errors and 10 warnings, the most important first; with
     /// GITHUB_STEP_SUMMARY set, a Markdown summary appended to it.
@@ -108,14 +121,26 @@ pub struct AuditArgs {
     pub region_size: usize,
 }
 
+/// How dead positions and unwinnable flags are proven.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DeadArg {
+    /// Insufficient material only (Art. 9.6 examples).
     Material,
+    /// The proof engine on a small budget, where a lock could matter (default).
     Quick,
+    /// The proof engine on a large budget, wherever it could matter.
     Thorough,
 }
 
 impl DeadArg {
+    fn name(self) -> &'static str {
+        match self {
+            DeadArg::Material => "material",
+            DeadArg::Quick => "quick",
+            DeadArg::Thorough => "thorough",
+        }
+    }
+
     fn effort(self) -> DeadEffort {
         match self {
             DeadArg::Material => DeadEffort::Material,
@@ -125,13 +150,18 @@ impl DeadArg {
     }
 }
 
+/// Which laws to judge by.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LawsArg {
+    /// By each game's Date tag.
     Auto,
+    /// The laws in force before 2014-07-01: no automatic draws but the dead position.
     #[value(name = "2001")]
     L2001,
+    /// 2014-07-01 to 2017-12-31: 75 moves, fivefold on consecutive alternate moves.
     #[value(name = "2014")]
     L2014,
+    /// From 2018 (and the 2023 Laws): 75 moves, fivefold on any five occurrences.
     #[value(name = "2018", alias = "2023")]
     L2018,
 }
@@ -172,7 +202,9 @@ const EXIT_CODES: &str =
     "Exit codes: 0 no --fail-on condition held (findings alone never fail a run); \
 1 a --fail-on condition held (diff: a finding appeared); \
 2 could not run as asked (usage error, an input that cannot be read); 2 wins over 1.";
+/// A `--fail-on` condition held (`diff`: a finding appeared).
 pub const EXIT_GATE_FAILED: i32 = 1;
+/// The run could not be made as asked: a usage error, an unreadable input.
 pub const EXIT_INPUT_OR_USAGE: i32 = 2;
 
 /// Reports the first invalid games on stderr as they come.
@@ -239,6 +271,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         &args.export_pgn,
         &args.junit,
         &args.sarif,
+        &args.report_json,
     ]
     .iter()
     .filter(|o| o.as_deref() == Some("-"))
@@ -263,6 +296,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         .dead(args.dead.effort())
         .threads(args.threads.unwrap_or(0))
         .tags(args.tags.as_deref().map(TagSet::parse).unwrap_or_default())
+        .facets(args.report_json.is_some())
         .sizes(args.chunk_size, args.region_size);
 
     let bar = Bar::new(!args.quiet);
@@ -307,6 +341,14 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         Some(p) => Some(SarifSink::new(open_output(p)?)),
         None => None,
     };
+    let mut aggregator = match &args.report_json {
+        Some(p) => Some(Aggregator::new(
+            Some(open_output(p)?),
+            args.laws.name(),
+            args.dead.name(),
+        )),
+        None => None,
+    };
     let mut warnings = Warnings {
         bar: &bar,
         warned: 0,
@@ -330,6 +372,9 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     if let Some(s) = &mut sarif {
         sinks.push(s);
+    }
+    if let Some(a) = &mut aggregator {
+        sinks.push(a);
     }
     let run = audit.run(&args.paths, &mut sinks, &bar)?;
     drop(sinks);
@@ -390,4 +435,43 @@ fn parse_kinds(list: &str) -> Result<Vec<Kind>, String> {
                 .ok_or_else(|| format!("unknown kind '{n}'"))
         })
         .collect()
+}
+
+/// `pgn-arbiter report`: merges aggregate files.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Aggregate files written by `audit --report-json`.
+    #[arg(required = true, value_name = "AGG.json")]
+    pub inputs: Vec<String>,
+    /// Write the merged aggregate as JSON to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+}
+
+/// Runs `report`; returns the exit code.
+pub fn run_report(args: &ReportArgs) -> i32 {
+    let merged = match aggregate::merge_files(&args.inputs) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("pgn-arbiter: {e}");
+            return EXIT_INPUT_OR_USAGE;
+        }
+    };
+    let written = (|| -> io::Result<()> {
+        if let Some(p) = &args.json {
+            let mut out = open_output(p)?;
+            serde_json::to_writer_pretty(&mut out, &merged).map_err(io::Error::other)?;
+            out.write_all(b"\n")?;
+            out.flush()?;
+        }
+        Ok(())
+    })();
+    match written {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("pgn-arbiter: {e}");
+            EXIT_INPUT_OR_USAGE
+        }
+    }
 }

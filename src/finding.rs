@@ -11,17 +11,37 @@ use crate::rules::unwinnable::Proof;
 /// The kinds of finding, in the order findings of one ply are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// Art. 3, 4: a mainline move is not legal or cannot be read, or the
+    /// FEN is illegal; analysis of the game stops there.
     InvalidGame,
+    /// Art. 9.2: the side to move could have claimed a draw by threefold
+    /// repetition, and the claim was missed.
     MissedThreefold,
+    /// Art. 9.3: the side to move could have claimed a draw under the
+    /// fifty-move rule, and the claim was missed.
     MissedFiftyMoves,
+    /// Art. 9.6.1 (2014+): a position occurred five times, which ends the
+    /// game drawn, yet moves followed or the result is not a draw.
     Fivefold,
+    /// Art. 9.6.2 (2014+): 75 moves by each player without a capture or
+    /// pawn move, not ending in checkmate, which ends the game drawn, yet
+    /// moves followed or the result is not a draw.
     SeventyfiveMoves,
+    /// Art. 5.2.2 (9.6 in 2001): no sequence of legal moves can checkmate
+    /// either king, which ends the game drawn, yet moves followed or the
+    /// result is not a draw.
     DeadPosition,
+    /// Art. 6.9: the game was lost on time, but the winner could not
+    /// checkmate by any series of legal moves, so it is a draw.
     UnwinnableFlag,
+    /// Art. 5.1, 5.2.1, 11: the final position is checkmate and the result
+    /// does not give the point to the mating side, or stalemate and the
+    /// result is not a draw.
     WrongResult,
 }
 
 impl Kind {
+    /// Every kind, in [`Kind::index`] order.
     pub const ALL: [Kind; 8] = [
         Kind::InvalidGame,
         Kind::MissedThreefold,
@@ -67,10 +87,13 @@ impl Kind {
         }
     }
 
+    /// The kind's place in [`Kind::ALL`], for tables counted by kind.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// Whether it is a draw claim the player failed to make (Art. 9.2,
+    /// 9.3): the kinds whose findings carry an [`Outcome`] and a [`Via`].
     pub fn is_missed_claim(self) -> bool {
         matches!(self, Kind::MissedThreefold | Kind::MissedFiftyMoves)
     }
@@ -86,6 +109,7 @@ pub enum Via {
 }
 
 impl Via {
+    /// The SPEC's name (`via` in the reports).
     pub fn name(self) -> &'static str {
         match self {
             Via::Occurred => "occurred",
@@ -97,9 +121,13 @@ impl Via {
 /// What the player who could have claimed got in the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// The opponent won.
     Lost,
+    /// The game was drawn.
     Drew,
+    /// The claimant won.
     Won,
+    /// The result is `*` or not a result.
     Unknown,
 }
 
@@ -116,6 +144,7 @@ impl Outcome {
         }
     }
 
+    /// The SPEC's name (`outcome` in the reports).
     pub fn name(self) -> &'static str {
         match self {
             Outcome::Lost => "lost",
@@ -129,25 +158,38 @@ impl Outcome {
 /// The fields only some kinds carry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Detail {
+    /// Nothing more (`fivefold`, `seventyfive_moves`).
     None,
+    /// A missed claim (Art. 9.2, 9.3).
     Missed {
+        /// What the claimant got in the end.
         outcome: Outcome,
+        /// Whether the claim was there to make (b) or to announce (a).
         via: Via,
     },
     /// `mv` is `None` when the start position (FEN) is illegal.
     Invalid {
+        /// The bad move, as written.
         mv: Option<String>,
+        /// Why the move or the FEN was refused.
         reason: String,
     },
     /// A dead position and how it was proven.
     Dead {
+        /// Why no checkmate is reachable.
         proof: Proof,
     },
+    /// A loss on time the winner could not have won (Art. 6.9).
     Unwinnable {
+        /// The side the result gives the point to.
         winner: Color,
+        /// Why it could not checkmate.
         proof: Proof,
     },
+    /// A result the final position contradicts (Art. 5.1, 5.2.1).
     WrongResult {
+        /// The position and the result it imposes, e.g. `checkmate,
+        /// expected 1-0`.
         reason: String,
     },
 }
@@ -155,6 +197,7 @@ pub enum Detail {
 /// One finding of one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// What was found.
     pub kind: Kind,
     /// Index of the position Pi the finding is about (0 = start position).
     pub ply: u32,
@@ -162,6 +205,7 @@ pub struct Finding {
     pub side: Color,
     /// The number of plies at which it held.
     pub occurrences: u32,
+    /// The fields of this kind.
     pub detail: Detail,
     /// Where it is, for a person: Pi as FEN, its move number, the move.
     pub at: Spot,

@@ -26,12 +26,14 @@ pub enum Limit {
 pub struct Condition {
     /// `None`: any kind.
     pub kind: Option<Kind>,
+    /// How many games it allows (`KIND` alone: none).
     pub limit: Limit,
 }
 
 /// A condition that holds, with the figure that makes it hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
+    /// The condition that holds.
     pub condition: Condition,
     /// Games with the finding.
     pub games: u64,

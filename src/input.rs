@@ -1,5 +1,5 @@
 //! Opening inputs: files (memory-mapped), `.zst` files and stdin
-//! (streamed; pzstd files decoded by several threads, see [`frames`]),
+//! (streamed; pzstd files decoded by several threads, see `input/frames.rs`),
 //! directories (walked for `*.pgn` and `*.pgn.zst`).
 
 mod frames;
@@ -15,7 +15,9 @@ use memmap2::Mmap;
 /// An input as the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InputPath {
+    /// A file (plain PGN or zstd-compressed).
     File(PathBuf),
+    /// Standard input (`-`).
     Stdin,
 }
 
@@ -23,7 +25,9 @@ pub enum InputPath {
 /// or as found in a directory given; `-` for stdin).
 #[derive(Debug, Clone)]
 pub struct NamedInput {
+    /// The name reports give the input.
     pub name: String,
+    /// Where its bytes come from.
     pub path: InputPath,
 }
 
@@ -86,9 +90,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 
 /// The bytes of an input: mapped whole, or a stream of uncompressed bytes.
 pub enum Source {
+    /// A plain file, memory-mapped.
     Mapped(Mapped),
     /// An empty file (which cannot be mapped).
     Empty,
+    /// Uncompressed bytes read in order: stdin, a reader, or a decoded
+    /// `.zst` file.
     Stream(Box<dyn Read + Send>),
 }
 
@@ -209,6 +216,7 @@ impl Mapped {
         })
     }
 
+    /// The whole file.
     pub fn bytes(&self) -> &[u8] {
         &self.map
     }

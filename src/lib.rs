@@ -85,10 +85,13 @@
 //! assert!(matches!(analyzer.can_mate(&pos, Color::White, Budget::QUICK), Answer::Winnable(_)));
 //! ```
 
+#![warn(missing_docs)]
 
+pub mod aggregate;
 pub mod audit;
 pub mod cli;
 pub mod diff;
+pub mod facets;
 pub mod finding;
 pub mod gate;
 pub mod input;

@@ -10,6 +10,7 @@ fn main() {
         Command::Audit(args) => run_audit(args),
         Command::Position(args) => pgn_arbiter::positions::run_position(args),
         Command::Diff(args) => pgn_arbiter::diff::run_diff(args),
+        Command::Report(args) => pgn_arbiter::cli::run_report(args),
     };
     std::process::exit(code);
 }

@@ -17,7 +17,10 @@ use shakmaty::{KnownOutcome, Outcome};
 /// token of the movetext, if any.
 #[derive(Debug, Default)]
 pub struct Mainline {
+    /// The mainline moves, in order, as written (not yet checked for
+    /// legality).
     pub sans: Vec<SanPlus>,
+    /// The last result token (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub result_token: Option<&'static str>,
     /// pgn-reader stopped on malformed input (an unterminated comment at the
     /// end of the input); the moves before it are kept.
@@ -46,6 +49,8 @@ pub struct MovetextReader<'a> {
 }
 
 impl<'a> MovetextReader<'a> {
+    /// A reader fed through `next`, where [`MovetextReader::read`] puts each
+    /// movetext in turn.
     pub fn new(next: &'a Cell<&'a [u8]>) -> Self {
         MovetextReader {
             next,
@@ -371,7 +376,9 @@ pub fn trim(value: &[u8]) -> &[u8] {
 /// How a game is played, by its `Variant` tag (SPEC "Variant names").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
+    /// Standard chess.
     Standard,
+    /// Chess960: analysed with Chess960 castling.
     Chess960,
     /// Another variant (Atomic, Crazyhouse, ...): skipped and counted.
     Other,

@@ -31,6 +31,7 @@ use crate::stats::Stats;
 /// How a run is carried out.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// Which laws games are judged by.
     pub laws: Laws,
     /// How hard dead positions and unwinnable flags are proven.
     pub dead: DeadEffort,
@@ -43,6 +44,8 @@ pub struct Config {
     pub region_size: usize,
     /// The tags kept in the reports of games with findings.
     pub tags: TagSet,
+    /// Read every game's facets for the statistics report.
+    pub facets: bool,
 }
 
 impl Default for Config {
@@ -54,6 +57,7 @@ impl Default for Config {
             chunk_size: 1 << 20,
             region_size: 4 << 20,
             tags: TagSet::Default,
+            facets: false,
         }
     }
 }
@@ -65,6 +69,7 @@ pub struct GameRecord<'a> {
     pub file: &'a str,
     /// 0-based index of the game in its input.
     pub index: u64,
+    /// What the audit of the game produced.
     pub report: &'a GameReport,
     /// The game's own text, as it stands in the (uncompressed) input.
     pub text: &'a [u8],
@@ -73,13 +78,17 @@ pub struct GameRecord<'a> {
 /// Receives every game of a run, in input order, between `begin_input` and
 /// `end_input` of its input; `finish` once at the end of the run.
 pub trait Sink {
+    /// An input starts; `file` is its name in the reports.
     fn begin_input(&mut self, _file: &str) -> io::Result<()> {
         Ok(())
     }
+    /// The next game of the current input.
     fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()>;
+    /// The current input is finished (or could not be read).
     fn end_input(&mut self, _outcome: &InputOutcome) -> io::Result<()> {
         Ok(())
     }
+    /// The run is finished.
     fn finish(&mut self, _run: &RunOutcome) -> io::Result<()> {
         Ok(())
     }
@@ -119,16 +128,22 @@ impl Sink for Vec<&mut dyn Sink> {
 /// What a whole run made of its inputs.
 #[derive(Debug, Clone)]
 pub struct RunOutcome {
+    /// Each input, in the order read.
     pub inputs: Vec<InputOutcome>,
+    /// The counts of every input together.
     pub total: Stats,
+    /// The worker threads that audited the games.
     pub threads: usize,
+    /// Wall-clock time of the run.
     pub seconds: f64,
 }
 
 /// What a run made of one input.
 #[derive(Debug, Clone)]
 pub struct InputOutcome {
+    /// The input's name in the reports.
     pub name: String,
+    /// The counts of its games.
     pub stats: Stats,
     /// The input could not be read, or not to its end.
     pub error: Option<String>,
@@ -136,6 +151,8 @@ pub struct InputOutcome {
 
 /// Reports progress: bytes taken from the input so far, games so far.
 pub trait Progress {
+    /// Now and then during an input: `input_bytes` taken from it so far
+    /// (compressed bytes for a `.zst`), `games` read from it so far.
     fn update(&self, input_bytes: u64, games: u64);
     /// The run starts; `total_bytes` is the inputs' size on disk, if known.
     fn start(&self, _total_bytes: Option<u64>) {}
@@ -147,6 +164,7 @@ impl Progress for () {
     fn update(&self, _: u64, _: u64) {}
 }
 
+/// Audits inputs one at a time on a thread pool, with one [`Config`].
 pub struct Pipeline {
     cfg: Config,
     pool: rayon::ThreadPool,
@@ -204,6 +222,8 @@ trait Chunks {
 }
 
 impl Pipeline {
+    /// A pipeline with its thread pool; `Err` when the pool cannot be
+    /// started.
     pub fn new(cfg: Config) -> io::Result<Pipeline> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(cfg.threads)
@@ -212,6 +232,7 @@ impl Pipeline {
         Ok(Pipeline { cfg, pool })
     }
 
+    /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
@@ -306,7 +327,12 @@ impl Pipeline {
     /// Cuts chunks, audits them on the pool, and emits the games in order,
     /// repairing wrong cuts.
     fn drive(&self, chunks: &mut dyn Chunks, emit: &mut Emitter<'_>) -> io::Result<()> {
-        let laws = Arc::new((self.cfg.laws, self.cfg.dead, self.cfg.tags.clone()));
+        let laws = Arc::new((
+            self.cfg.laws,
+            self.cfg.dead,
+            self.cfg.tags.clone(),
+            self.cfg.facets,
+        ));
         let chunk_size = self.cfg.chunk_size.max(1);
         let limit = 4 * self.threads().max(1);
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
@@ -665,11 +691,13 @@ impl Chunks for StreamChunks {
 }
 
 /// What every worker needs to audit a game.
-type Settings = (Laws, DeadEffort, TagSet);
+type Settings = (Laws, DeadEffort, TagSet, bool);
 
 fn audit_piece(buf: &[u8], start: usize, end: usize, laws: &Settings) -> Piece {
-    let (laws, dead, tags) = laws;
-    let mut auditor = Auditor::with_effort(*dead).with_tags(tags.clone());
+    let (laws, dead, tags, facets) = laws;
+    let mut auditor = Auditor::with_effort(*dead)
+        .with_tags(tags.clone())
+        .with_facets(*facets);
     let next = Cell::new(&[][..]);
     let mut movetext = MovetextReader::new(&next);
     let bytes = &buf[start..end];

@@ -19,8 +19,11 @@ use crate::rules::unwinnable::{Analyzer, Answer, Budget};
 /// Which sides are asked about.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Sides {
+    /// White and Black.
     Both,
+    /// White only.
     White,
+    /// Black only.
     Black,
     /// The side to move.
     ToMove,
@@ -40,6 +43,7 @@ impl Sides {
     }
 }
 
+/// The arguments of `position`.
 #[derive(clap::Args, Debug)]
 pub struct PositionArgs {
     /// Positions in FEN (quote each one).
@@ -63,11 +67,14 @@ pub struct PositionArgs {
 /// How much the unwinnability engine may spend per question.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Effort {
+    /// The audit's budget: a short search for a mate, no enumeration.
     Quick,
+    /// A long search for a mate, then every reachable position enumerated.
     Thorough,
 }
 
 impl Effort {
+    /// The engine's budget for this effort.
     pub fn budget(self) -> Budget {
         match self {
             Effort::Quick => Budget::QUICK,

@@ -8,6 +8,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::pipeline::Progress;
 
+/// The progress bar: bytes of the inputs read out of their total size, and
+/// games read.
 pub struct Bar {
     bar: Option<ProgressBar>,
     /// Bytes of the inputs already finished, and games.
@@ -44,6 +46,7 @@ impl Bar {
         }
     }
 
+    /// Clears the bar at the end of the run.
     pub fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();

@@ -68,6 +68,13 @@ impl Audit {
         self
     }
 
+    /// Reads every game's facets (year, time control, rating, event...) for
+    /// the statistics report ([`crate::aggregate::Aggregator`]).
+    pub fn facets(mut self, facets: bool) -> Audit {
+        self.cfg.facets = facets;
+        self
+    }
+
     /// Target chunk size and stream region size in bytes (tuning, tests).
     #[doc(hidden)]
     pub fn sizes(mut self, chunk_size: usize, region_size: usize) -> Audit {

@@ -145,6 +145,7 @@ impl<'a> Builder<'a> {
 }
 
 impl<'a> Splitter<'a> {
+    /// A splitter over `buf`, which starts between games.
     pub fn new(buf: &'a [u8]) -> Self {
         Splitter {
             buf,

@@ -10,11 +10,17 @@ use crate::rules::unwinnable::Proof;
 /// Counts of one file or of a whole run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Games read, every game counted.
     pub games: u64,
+    /// Games replayed to their last move.
     pub analysed: u64,
+    /// Games with an `invalid_game` finding (Art. 3, 4).
     pub invalid: u64,
+    /// Games of other variants, not analysed.
     pub skipped: u64,
+    /// Legal mainline half-moves replayed.
     pub plies: u64,
+    /// Uncompressed bytes read.
     pub bytes: u64,
     /// Games with at least one finding.
     pub flagged: u64,
@@ -43,6 +49,7 @@ fn proof_index(p: Proof) -> usize {
 }
 
 impl Stats {
+    /// Counts one audited game.
     pub fn add_game(&mut self, report: &GameReport) {
         self.games += 1;
         match report.status {
@@ -81,6 +88,7 @@ impl Stats {
         }
     }
 
+    /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: &Stats) {
         self.games += other.games;
         self.analysed += other.analysed;
@@ -109,6 +117,7 @@ impl Stats {
         self.games == self.analysed + self.invalid + self.skipped
     }
 
+    /// The counts as the summary JSON writes them.
     pub fn to_json(&self) -> StatsJson {
         StatsJson {
             games_read: self.games,
@@ -155,27 +164,39 @@ fn edition_index(e: Edition) -> usize {
     }
 }
 
+/// [`Stats`] as the summary JSON writes them.
 #[derive(Serialize)]
 pub struct StatsJson {
+    /// Games read, every game counted.
     pub games_read: u64,
+    /// Games replayed to their last move.
     pub analysed: u64,
+    /// Games with an `invalid_game` finding.
     pub invalid: u64,
+    /// Games of other variants, not analysed.
     pub skipped: u64,
     /// games_read == analysed + invalid + skipped
     pub accounted: bool,
+    /// Legal mainline half-moves replayed.
     pub plies: u64,
     /// Uncompressed bytes read.
     pub bytes: u64,
     /// Games with at least one finding.
     pub flagged: u64,
+    /// One entry per kind, in [`Kind::ALL`] order.
     pub kinds: Vec<KindJson>,
+    /// Games judged by each edition, by its name.
     pub editions: std::collections::BTreeMap<&'static str, u64>,
 }
 
+/// The counts of one kind in the summary JSON.
 #[derive(Serialize)]
 pub struct KindJson {
+    /// The kind's name.
     pub kind: &'static str,
+    /// Games with a finding of this kind.
     pub games: u64,
+    /// Missed claims only: games where the claimant then lost.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missed_then_lost: Option<u64>,
     /// Dead positions and unwinnable flags: findings by how they were proven.

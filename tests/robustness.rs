@@ -125,6 +125,7 @@ fn same(a: &[(u64, GameReport)], b: &[(u64, GameReport)]) -> bool {
                 && x.line == y.line
                 && x.len == y.len
                 && x.id == y.id
+                && x.facets == y.facets
                 && x.status == y.status
                 && x.plies == y.plies
                 && x.findings == y.findings
@@ -147,6 +148,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         chunk_size: usize::MAX / 4,
         region_size: usize::MAX / 4,
         tags: TagSet::All,
+        facets: true,
     };
     for seed in 0..2000u64 {
         let mut rng = Rng(seed);
@@ -200,6 +202,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
                 chunk_size: chunk,
                 region_size: region,
                 tags: TagSet::All,
+                facets: true,
             };
             let got = run(file, cfg);
             assert!(

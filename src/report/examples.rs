@@ -10,12 +10,15 @@ use crate::pipeline::{GameRecord, Sink};
 /// One finding, as a person reads it.
 #[derive(Debug, Clone)]
 pub struct Example {
+    /// The finding's kind.
     pub kind: Kind,
+    /// The input's name in the reports.
     pub file: String,
     /// 1-based game number in its file.
     pub game: u64,
     /// 1-based line of the game's first byte.
     pub line: u64,
+    /// The finding's ply (0 = start position).
     pub ply: u32,
     /// "White - Black, 2021.03.04"
     pub players: String,
@@ -28,6 +31,7 @@ pub struct Example {
 }
 
 impl Example {
+    /// Finding `f` of `game`, written out.
     pub fn new(game: &GameRecord<'_>, f: &Finding) -> Example {
         let tags = game.report.tags.as_deref();
         let tag = |n: &str| tags.and_then(|t| t.get(n)).unwrap_or("?").to_string();
@@ -125,10 +129,12 @@ pub fn describe(f: &Finding) -> String {
 /// Keeps the first `per_kind` findings of each kind.
 pub struct Examples {
     per_kind: usize,
+    /// The examples kept, by [`Kind::index`].
     pub found: Vec<Vec<Example>>,
 }
 
 impl Examples {
+    /// Keeps up to `per_kind` examples of each kind.
     pub fn new(per_kind: usize) -> Examples {
         Examples {
             per_kind,

@@ -212,6 +212,8 @@ pub struct GithubSink {
 }
 
 impl GithubSink {
+    /// Annotations to `out`, the summary to `step_summary` if given; the
+    /// summary says whether the `--fail-on` `conditions` passed.
     pub fn new(
         out: Box<dyn Write>,
         step_summary: Option<Box<dyn Write>>,

@@ -14,6 +14,7 @@ pub struct JsonlSink<W: Write> {
 }
 
 impl<W: Write> JsonlSink<W> {
+    /// Writes to `out`.
     pub fn new(out: W) -> Self {
         JsonlSink {
             out,
@@ -21,6 +22,7 @@ impl<W: Write> JsonlSink<W> {
         }
     }
 
+    /// Flushes `out`.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }

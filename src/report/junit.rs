@@ -78,6 +78,7 @@ pub struct JunitSink {
 }
 
 impl JunitSink {
+    /// Writes to `out`.
     pub fn new(out: Box<dyn Write>) -> JunitSink {
         JunitSink {
             out,

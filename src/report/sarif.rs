@@ -189,6 +189,7 @@ pub struct SarifSink {
 }
 
 impl SarifSink {
+    /// A SARIF log written to `out`.
     pub fn new(out: Box<dyn Write>) -> SarifSink {
         SarifSink {
             out: BufWriter::new(out),

@@ -6,14 +6,22 @@ use crate::gate::Failure;
 use crate::pipeline::RunOutcome;
 use crate::stats::StatsJson;
 
+/// The summary of a run, as written.
 #[derive(Serialize)]
 pub struct RunSummary {
+    /// `pgn-arbiter`.
     pub tool: &'static str,
+    /// The version of pgn-arbiter.
     pub version: &'static str,
+    /// The `--laws` setting (`auto`, `2001`, `2014`, `2018`).
     pub laws: String,
+    /// Worker threads.
     pub threads: usize,
+    /// Wall-clock time of the run.
     pub seconds: f64,
+    /// Each input, in the order read.
     pub inputs: Vec<InputSummary>,
+    /// The counts of every input together.
     pub total: StatsJson,
     /// Inputs that could not be read (or not to their end).
     pub input_errors: usize,
@@ -21,16 +29,22 @@ pub struct RunSummary {
     pub failed_conditions: Vec<String>,
 }
 
+/// One input of a run summary.
 #[derive(Serialize)]
 pub struct InputSummary {
+    /// The input's name in the reports.
     pub file: String,
+    /// Why it could not be read (or not to its end); left out when it was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Its counts, inline.
     #[serde(flatten)]
     pub stats: StatsJson,
 }
 
 impl RunSummary {
+    /// The summary of `run`, judged by `laws`, with the `--fail-on`
+    /// conditions that held.
     pub fn new(run: &RunOutcome, laws: String, failures: &[Failure]) -> Self {
         RunSummary {
             tool: "pgn-arbiter",

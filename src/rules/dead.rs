@@ -52,6 +52,7 @@ pub fn may_lock(pos: &Chess, pieces_too: bool) -> bool {
 /// What the engine could say about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Deadness {
+    /// Neither side can checkmate (Art. 9.6 / 5.2.2), with the proof.
     Dead(Proof),
     /// Some side can still mate (a witness was found).
     Alive,

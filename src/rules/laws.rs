@@ -17,8 +17,10 @@ pub enum Edition {
 }
 
 impl Edition {
+    /// Every edition, oldest first.
     pub const ALL: [Edition; 3] = [Edition::Laws2001, Edition::Laws2014, Edition::Laws2018];
 
+    /// The SPEC's name (`edition` in the reports, `--laws` values).
     pub fn name(self) -> &'static str {
         match self {
             Edition::Laws2001 => "2001",

@@ -328,7 +328,7 @@ fn at_or_beyond(sq: Square, white: bool) -> Bitboard {
     Bitboard(bits)
 }
 
-/// The mobility proof: after saturating [`Mobility`], no square the loser's
+/// The mobility proof: after saturating `Mobility`, no square the loser's
 /// king may reach admits a mate. A mate on `s` needs a man of the winner
 /// giving check from a square it may reach, and every flight square of the
 /// king (those it may reach) attacked by a man of the winner or occupied by

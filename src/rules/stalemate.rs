@@ -18,7 +18,7 @@
 //!    square it left). So the pawns never change, and the men stay in their
 //!    regions around the fixed pawns.
 //! 3. With the pawns fixed, no mate is possible: either no mating picture
-//!    fits the regions ([`no_mate_picture`]), or the loser has only its king
+//!    fits the regions (`no_mate_picture`), or the loser has only its king
 //!    and pawns and its king only two squares, k1 and k2. It must then move
 //!    to and fro, so a mate on k1 comes right after the king came from k2:
 //!    the winner's one move has to give check on k1 and take k2 away. When

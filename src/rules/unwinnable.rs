@@ -62,6 +62,7 @@ pub enum Proof {
 }
 
 impl Proof {
+    /// The SPEC's name (`proof` in the reports).
     pub fn as_str(self) -> &'static str {
         match self {
             Proof::Material => "material",
@@ -77,7 +78,10 @@ pub enum Answer {
     /// A legal line from the position that ends with the side's opponent
     /// checkmated (empty when the position already is that mate).
     Winnable(Vec<Move>),
+    /// No series of legal moves lets the side checkmate (Art. 9.6 / 5.2.2,
+    /// 6.9), with the proof.
     Unwinnable(Proof),
+    /// Not decided within the budget.
     Unknown,
 }
 
@@ -114,6 +118,7 @@ pub struct Analyzer {
 }
 
 impl Analyzer {
+    /// Empty tables.
     pub fn new() -> Analyzer {
         Analyzer::default()
     }
