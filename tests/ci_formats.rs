@@ -16,13 +16,16 @@
 //!   `target/schemas/`; python `jsonschema`), and the validator rejects the same log with a required property taken out; one
 //!   result per finding with rule, level, location and fingerprint.
 //!
-//! The python parts need python3 with jsonschema and junitparser (`.ci/run`
-//! installs them); `PGN_ARBITER_SKIP_ORACLE=1` skips them knowingly.
+//! The python parts need python3 with jsonschema and junitparser, and the
+//! SARIF schema (`.ci/run` installs them): without them those checks are
+//! skipped with a `SKIPPED` line (see `common::Needs`), or fail when
+//! `PGN_ARBITER_REQUIRE_ALL` is set.
+
+mod common;
 
 use std::cell::RefCell;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -34,6 +37,8 @@ use pgn_arbiter::report::github::{escape_data, escape_property, GithubSink};
 use pgn_arbiter::report::junit::JunitSink;
 use pgn_arbiter::report::sarif::{file_uri, SarifSink};
 use pgn_arbiter::{Audit, Kind};
+
+use common::Needs;
 
 // ---------------------------------------------------------------------------
 // Games (see tests/gate.rs and tests/rules.rs for how each is judged)
@@ -160,28 +165,9 @@ fn lichess() -> String {
         .to_string()
 }
 
-/// python3 with `modules`; `false` (and one line "skipped: …") when
-/// PGN_ARBITER_SKIP_ORACLE is set, a failure naming what to install when
-/// they are missing.
-fn python_with(modules: &str, install: &str, what: &str) -> bool {
-    if std::env::var_os("PGN_ARBITER_SKIP_ORACLE").is_some() {
-        eprintln!("skipped: {what} (PGN_ARBITER_SKIP_ORACLE is set)");
-        return false;
-    }
-    let ok = Command::new("python3")
-        .args(["-c", &format!("import {modules}")])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "{what} needs python3 with {modules} ({install}), or set PGN_ARBITER_SKIP_ORACLE=1"
-    );
-    true
-}
-
 /// Runs a python script with arguments; (success, stdout, stderr).
 fn python(script: &str, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new("python3")
+    let out = common::python()
         .arg("-c")
         .arg(script)
         .args(args)
@@ -519,11 +505,10 @@ fn junit_reads_back_with_the_runs_figures() {
     assert!(!xml.contains("<script>") && !xml.contains('\u{1}'), "{xml}");
     assert_eq!(xml.matches("<testcase ").count(), 3 * 8 + 1);
 
-    if !python_with(
-        "junitparser",
-        "pip install junitparser",
-        "the JUnit read-back",
-    ) {
+    if !Needs::check("the JUnit read-back by junitparser")
+        .python(&["junitparser"])
+        .met()
+    {
         return;
     }
     let path = dir.path().join("junit.xml");
@@ -652,33 +637,16 @@ for e in errors[:10]:
 sys.exit(1 if errors else 0)
 "#;
 
-/// The SARIF 2.1.0 schema as Microsoft's SARIF Multitool ships it on npm
-/// (`@microsoft/sarif-multitool-linux`, file `sarif-2.1.0.json`): `.ci/run`
-/// unpacks it to `target/schemas/`; `PGN_ARBITER_SARIF_SCHEMA` names another
-/// copy.
-fn schema() -> PathBuf {
-    let path = match std::env::var_os("PGN_ARBITER_SARIF_SCHEMA") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/schemas/sarif-2.1.0.json"),
-    };
-    assert!(
-        path.exists(),
-        "the SARIF schema is needed at {}: run .ci/run, or: npm pack @microsoft/sarif-multitool-linux@5.7.0 \
-         && tar xzf microsoft-sarif-multitool-linux-5.7.0.tgz package/sarif-2.1.0.json \
-         && mkdir -p target/schemas && mv package/sarif-2.1.0.json target/schemas/; \
-         or set PGN_ARBITER_SKIP_ORACLE=1",
-        path.display()
-    );
-    path
-}
-
 /// Whether `doc` validates against the SARIF schema; the validator's words.
 fn validate(dir: &Path, name: &str, doc: &Value) -> (bool, String) {
     let path = dir.join(name);
     std::fs::write(&path, serde_json::to_vec(doc).unwrap()).unwrap();
     let (ok, stdout, stderr) = python(
         VALIDATE,
-        &[schema().to_str().unwrap(), path.to_str().unwrap()],
+        &[
+            common::sarif_schema().to_str().unwrap(),
+            path.to_str().unwrap(),
+        ],
     );
     (ok, format!("{stdout}{stderr}"))
 }
@@ -846,11 +814,11 @@ fn sarif_is_valid_against_the_sarif_schema_and_has_every_finding() {
         .unwrap()
         .starts_with(&format!("{missing}: cannot read")));
 
-    if !python_with(
-        "jsonschema",
-        "pip install jsonschema",
-        "the SARIF schema check",
-    ) {
+    if !Needs::check("the SARIF schema check")
+        .python(&["jsonschema"])
+        .sarif_schema()
+        .met()
+    {
         return;
     }
     let (ok, why) = validate(dir.path(), "log.sarif", &doc);
@@ -902,11 +870,11 @@ fn sarif_of_a_run_without_findings_is_a_whole_log() {
         true
     );
     assert_eq!(doc["runs"][0]["properties"]["games"], 1);
-    if !python_with(
-        "jsonschema",
-        "pip install jsonschema",
-        "the SARIF schema check",
-    ) {
+    if !Needs::check("the SARIF schema check")
+        .python(&["jsonschema"])
+        .sarif_schema()
+        .met()
+    {
         return;
     }
     let (ok, why) = validate(dir.path(), "clean.sarif", &doc);

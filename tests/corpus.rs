@@ -3,16 +3,17 @@
 //! and gives the same output whatever the thread count and chunk size; and
 //! the findings equal those of the independent reference
 //! (`../shared/tools/oracle.py`, python-chess) on a sample of files.
+//!
+//! Each test needs the shared corpus (`../shared/` or `PGN_ARBITER_SHARED`)
+//! and some python: without them it is skipped with a `SKIPPED` line (see
+//! `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn shared() -> PathBuf {
-    match std::env::var_os("PGN_ARBITER_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
+use common::{shared, Needs};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
@@ -125,6 +126,9 @@ fn edge_files() -> Vec<PathBuf> {
 /// a tag section followed by two blank lines being one game).
 #[test]
 fn real_corpus_game_counts_and_accounting() {
+    if !Needs::test().shared("data").met() {
+        return;
+    }
     let expected = [
         ("engine-tcec-fullcomments-s28-gamelength", 110),
         ("engine-tcec-nocomments", 27_532),
@@ -141,7 +145,10 @@ fn real_corpus_game_counts_and_accounting() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     check_accounting(&run.summary);
     check_lines(&run.jsonl);
-    if python_with_checkers() {
+    if Needs::check("every line against docs/findings.schema.json")
+        .python(&["jsonschema"])
+        .met()
+    {
         // every line of the whole corpus against docs/findings.schema.json
         let dir = tempfile::tempdir().unwrap();
         let jsonl = dir.path().join("corpus.jsonl");
@@ -162,6 +169,9 @@ fn real_corpus_game_counts_and_accounting() {
 /// to a sequential pass (one thread, one chunk per region).
 #[test]
 fn thread_count_and_chunk_size_do_not_change_output() {
+    if !Needs::test().shared("data").met() {
+        return;
+    }
     let files = corpus_files();
     let small: Vec<&Path> = files
         .iter()
@@ -216,6 +226,9 @@ fn thread_count_and_chunk_size_do_not_change_output() {
 /// JSON lines, and the same output with tiny chunks on 2 threads.
 #[test]
 fn edge_files_run_cleanly() {
+    if !Needs::test().shared("data/edge").met() {
+        return;
+    }
     let files = edge_files();
     assert!(files.len() > 100);
     for f in &files {
@@ -242,28 +255,11 @@ fn edge_files_run_cleanly() {
     }
 }
 
-/// python3 with jsonschema and xxhash, the consumers' checkers.
-fn python_with_checkers() -> bool {
-    if std::env::var_os("PGN_ARBITER_SKIP_ORACLE").is_some() {
-        eprintln!("skipped: the schema check (PGN_ARBITER_SKIP_ORACLE is set)");
-        return false;
-    }
-    let ok = Command::new("python3")
-        .args(["-c", "import jsonschema, xxhash, chess"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "python3 with jsonschema, xxhash and chess is needed (pip install jsonschema xxhash chess==1.11.2), or set PGN_ARBITER_SKIP_ORACLE=1"
-    );
-    ok
-}
-
 /// Runs tests/check_findings.py over `jsonl` with the plain PGN files given
 /// (name suffix, path) for line, game_id, FEN and move checks.
 fn check_findings(jsonl: &Path, pgns: &[(String, PathBuf)]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut cmd = Command::new("python3");
+    let mut cmd = common::python();
     cmd.arg(root.join("tests/check_findings.py"))
         .arg(root.join("docs/findings.schema.json"))
         .arg(jsonl);
@@ -288,7 +284,11 @@ fn check_findings(jsonl: &Path, pgns: &[(String, PathBuf)]) {
 /// to `ply`, finds `fen`, `move_number` and a legal `san` there.
 #[test]
 fn findings_point_at_their_games() {
-    if !python_with_checkers() {
+    if !Needs::test()
+        .shared("data")
+        .python(&["jsonschema", "xxhash", "chess"])
+        .met()
+    {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -312,26 +312,15 @@ fn findings_point_at_their_games() {
     check_findings(&jsonl, &plain);
 }
 
-fn python_with_chess() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess; assert chess.__version__ == '1.11.2'"])
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// The differential check: the oracle (python-chess) and pgn-arbiter agree
-/// on every finding. Requires python3 with chess==1.11.2 and zstd (CI
-/// installs them); set PGN_ARBITER_SKIP_ORACLE=1 to skip it knowingly.
+/// on every finding. Needs python with chess==1.11.2 (CI installs it); the
+/// `.zst` files are decompressed here, so the oracle needs no zstd. The
+/// bundled sample's check (tests/bundled.rs) needs nothing.
 #[test]
 fn findings_equal_the_oracle_on_a_sample() {
-    if std::env::var_os("PGN_ARBITER_SKIP_ORACLE").is_some() {
-        eprintln!("skipped: PGN_ARBITER_SKIP_ORACLE is set");
+    if !Needs::test().shared("data/edge").oracle().met() {
         return;
     }
-    assert!(
-        python_with_chess(),
-        "python3 with chess==1.11.2 is needed (pip install chess==1.11.2), or set PGN_ARBITER_SKIP_ORACLE=1"
-    );
     let tools = shared().join("tools");
     let dir = tempfile::tempdir().unwrap();
     let mut sample: Vec<PathBuf> = corpus_files()
@@ -345,9 +334,21 @@ fn findings_equal_the_oracle_on_a_sample() {
     let mut failures = Vec::new();
     for (i, f) in sample.iter().enumerate() {
         let reference = dir.path().join(format!("ref{i}.jsonl"));
-        let out = Command::new("python3")
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let plain = match name.strip_suffix(".zst") {
+            Some(stem) => {
+                let plain = dir.path().join(stem);
+                let bytes = zstd::decode_all(std::fs::File::open(f).unwrap()).unwrap();
+                std::fs::write(&plain, bytes).unwrap();
+                plain
+            }
+            None => f.clone(),
+        };
+        let out = common::python()
             .arg(tools.join("oracle.py"))
-            .arg(f)
+            .arg("--name")
+            .arg(&name)
+            .arg(&plain)
             .output()
             .unwrap();
         assert!(out.status.success(), "oracle failed on {}", f.display());
@@ -358,7 +359,7 @@ fn findings_equal_the_oracle_on_a_sample() {
         let run = audit(&[f.as_path()], &[]);
         let candidate = dir.path().join(format!("cand{i}.jsonl"));
         std::fs::write(&candidate, &run.jsonl).unwrap();
-        let cmp = Command::new("python3")
+        let cmp = common::python()
             .arg(tools.join("compare.py"))
             .arg(&reference)
             .arg(&candidate)

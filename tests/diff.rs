@@ -1,6 +1,12 @@
 //! `pgn-arbiter diff`: findings matched by game, not by place, on real
 //! games (games inserted, deleted, files reordered and renamed); changed
 //! fields; the text and JSON outputs; `--fail-on`; the exit codes.
+//!
+//! The tests on real games need the shared corpus (`../shared/` or
+//! `PGN_ARBITER_SHARED`): without it they are skipped with a `SKIPPED` line
+//! (see `common::Needs`), or fail when `PGN_ARBITER_REQUIRE_ALL` is set.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -8,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+
+use common::{shared, Needs};
 
 /// Black can claim threefold by announcing 4... Ng8, plays it and loses.
 const REPEAT: &str = "[Event \"inserted\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
@@ -24,13 +32,6 @@ const CLEAN: &str =
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn shared() -> PathBuf {
-    match std::env::var_os("PGN_ARBITER_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
 }
 
 fn text(b: &[u8]) -> String {
@@ -158,12 +159,20 @@ fn first_games(name: &str, n: usize) -> Pgn {
 }
 
 /// Lichess games as A, over-the-board games as B: 3,000 each, with a few
-/// hundred findings between them.
-fn corpus() -> (Pgn, Pgn) {
-    (
+/// hundred findings between them; `None` (the test skipped) without the
+/// shared corpus.
+fn corpus() -> Option<(Pgn, Pgn)> {
+    if !Needs::test()
+        .shared("data/online-lichess.pgn.zst")
+        .shared("data/otb-twic-events.pgn.zst")
+        .met()
+    {
+        return None;
+    }
+    Some((
         first_games("online-lichess.pgn.zst", 3000),
         first_games("otb-twic-events.pgn.zst", 3000),
-    )
+    ))
 }
 
 fn count_line(stdout: &str) -> &str {
@@ -175,8 +184,10 @@ fn count_line(stdout: &str) -> &str {
 /// findings appear; nothing of the 6,000 untouched games moves.
 #[test]
 fn inserted_games_appear_and_nothing_else_moves() {
+    let Some((Pgn { bytes: a, .. }, Pgn { bytes: b, .. })) = corpus() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
-    let (Pgn { bytes: a, .. }, Pgn { bytes: b, .. }) = corpus();
     let pa = write(dir.path(), "a.pgn", &a);
     let pb = write(dir.path(), "b.pgn", &b);
     let old_path = dir.path().join("old.jsonl");
@@ -251,8 +262,10 @@ fn inserted_games_appear_and_nothing_else_moves() {
 /// order, other lines), none is reported.
 #[test]
 fn reordering_files_changes_nothing() {
+    let Some((Pgn { bytes: a, .. }, Pgn { bytes: b, .. })) = corpus() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
-    let (Pgn { bytes: a, .. }, Pgn { bytes: b, .. }) = corpus();
     let pa = write(dir.path(), "a.pgn", &a);
     let pb = write(dir.path(), "b.pgn", &b);
     let old_path = dir.path().join("old.jsonl");
@@ -285,14 +298,17 @@ fn reordering_files_changes_nothing() {
 /// findings disappear, the games after it (all moved up) stay.
 #[test]
 fn a_deleted_game_disappears_alone() {
-    let dir = tempfile::tempdir().unwrap();
-    let (
+    let Some((
         Pgn { bytes: a, .. },
         Pgn {
             bytes: b,
             starts: b_starts,
         },
-    ) = corpus();
+    )) = corpus()
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
     let pa = write(dir.path(), "a.pgn", &a);
     let pb = write(dir.path(), "b.pgn", &b);
     let old_path = dir.path().join("old.jsonl");

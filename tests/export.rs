@@ -2,9 +2,18 @@
 //! games, each as it was plus a comment at each finding, read back by
 //! python-chess and pgn-extract with the same mainline; results corrected
 //! only where the Laws decide them and the engine proved it.
+//!
+//! The read-back needs python with python-chess and jsonschema, and
+//! pgn-extract; its corpus files need the shared corpus (`../shared/` or
+//! `PGN_ARBITER_SHARED`). Without them it is skipped with a `SKIPPED` line
+//! (see `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::{shared, Needs};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
@@ -101,57 +110,41 @@ fn results_are_fixed_only_where_the_laws_decide_and_it_was_proven() {
     assert!(g[3].contains("e5 { pgn-arbiter: "), "{}", g[3]);
 }
 
-fn python_checkers() -> bool {
-    if std::env::var_os("PGN_ARBITER_SKIP_ORACLE").is_some() {
-        eprintln!(
-            "skipped: the python-chess and pgn-extract read-back (PGN_ARBITER_SKIP_ORACLE is set)"
-        );
-        return false;
-    }
-    let ok = Command::new("python3")
-        .args(["-c", "import chess"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "python3 with chess==1.11.2 is needed (pip install chess==1.11.2), or set PGN_ARBITER_SKIP_ORACLE=1"
-    );
-    ok
-}
-
-fn pgn_extract() -> PathBuf {
-    for p in ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"] {
-        if Path::new(p).exists() {
-            return PathBuf::from(p);
-        }
-    }
-    panic!("pgn-extract is needed (apt-get install pgn-extract), or set PGN_ARBITER_SKIP_ORACLE=1");
-}
-
 /// Real files: every exported game read back by python-chess with the same
 /// mainline and tags, its comments at the findings' plies; pgn-extract reads
-/// the same moves from the originals and the export.
+/// the same moves from the originals and the export. The games written here
+/// and the bundled sample always; the corpus files when it is there.
 #[test]
 fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
-    if !python_checkers() {
+    if !Needs::test()
+        .python(&["chess", "jsonschema"])
+        .pgn_extract()
+        .met()
+    {
         return;
     }
-    let extract = pgn_extract();
-    let shared = match std::env::var_os("PGN_ARBITER_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
+    let extract = common::pgn_extract().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut files: Vec<(String, PathBuf)> = Vec::new();
-    for stem in ["online-lichess", "online-fics", "otb-twic-events"] {
-        let zst = shared.join(format!("data/{stem}.pgn.zst"));
-        let bytes = zstd::decode_all(std::fs::File::open(&zst).expect("../shared/data")).unwrap();
-        let path = dir.path().join(format!("{stem}.pgn"));
-        std::fs::write(&path, bytes).unwrap();
-        files.push((format!("{stem}.pgn"), path));
+    let tiny = dir.path().join("tiny.pgn");
+    std::fs::write(&tiny, [MISSED, MATE_DRAWN, FLAG, ILLEGAL].concat()).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let twic = dir.path().join("twic-2000.pgn");
+    let zst = std::fs::File::open(data.join("twic-2000.pgn.zst")).unwrap();
+    std::fs::write(&twic, zstd::decode_all(zst).unwrap()).unwrap();
+    let mut files: Vec<(String, PathBuf)> = vec![
+        ("tiny.pgn".into(), tiny),
+        ("lichess-2000.pgn".into(), data.join("lichess-2000.pgn")),
+        ("twic-2000.pgn".into(), twic),
+    ];
+    if Needs::check("the corpus files").shared("data").met() {
+        for stem in ["online-lichess", "online-fics", "otb-twic-events"] {
+            let zst = shared().join(format!("data/{stem}.pgn.zst"));
+            let bytes = zstd::decode_all(std::fs::File::open(&zst).unwrap()).unwrap();
+            let path = dir.path().join(format!("{stem}.pgn"));
+            std::fs::write(&path, bytes).unwrap();
+            files.push((format!("{stem}.pgn"), path));
+        }
     }
-    files.push(("tiny.pgn".into(), dir.path().join("tiny.pgn")));
-    std::fs::write(&files[3].1, [MISSED, MATE_DRAWN, FLAG, ILLEGAL].concat()).unwrap();
     for (name, path) in &files {
         let jsonl = dir.path().join("f.jsonl");
         let x = dir.path().join("x.pgn");
@@ -164,7 +157,7 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
             .output()
             .unwrap();
         assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-        let check = Command::new("python3")
+        let check = common::python()
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_export.py"))
             .arg(&jsonl)
             .arg(&x)

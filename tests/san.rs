@@ -3,8 +3,15 @@
 //! position of the sample games and of every edge-case file, for the SAN of
 //! every legal move and for altered forms of it (capture mark toggled, from
 //! file or rank added or dropped, promotion changed, target moved).
+//! The edge-case files need the shared corpus (`../shared/` or
+//! `PGN_ARBITER_SHARED`): without it that part is skipped with a `SKIPPED`
+//! line (see `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
+
+mod common;
 
 use std::path::Path;
+
+use common::Needs;
 
 use pgn_arbiter::parse::Mainline;
 use pgn_arbiter::san::resolve;
@@ -130,9 +137,14 @@ fn resolve_answers_as_shakmaty_to_move() {
     let zst = std::fs::read(root.join("data/twic-2000.pgn.zst")).unwrap();
     let twic = zstd::decode_all(&zst[..]).unwrap();
     compare_file(&twic[..twic.len() / 8], &mut compared);
-    let edge = root.join("../shared/data/edge");
-    if let Ok(dir) = std::fs::read_dir(&edge) {
-        for entry in dir {
+    eprintln!("{compared} SANs compared in the bundled sample");
+    assert!(compared > 1_000_000, "{compared}");
+    if Needs::check("the edge-case files")
+        .shared("data/edge")
+        .met()
+    {
+        let edge = common::shared().join("data/edge");
+        for entry in std::fs::read_dir(&edge).unwrap() {
             let p = entry.unwrap().path();
             if p.extension().is_some_and(|x| x == "pgn") {
                 compare_file(&std::fs::read(&p).unwrap(), &mut compared);

@@ -4,11 +4,17 @@
 //! labelled with the sides that can still mate). The labels are theirs; the
 //! rule these tests pin is soundness: no answer may contradict a label, and
 //! every `Winnable` answer carries a line that replays to mate.
+//!
+//! The test vectors are in the shared corpus (`../shared/` or
+//! `PGN_ARBITER_SHARED`): without it those tests are skipped with a
+//! `SKIPPED` line (see `common::Needs`), or fail when
+//! `PGN_ARBITER_REQUIRE_ALL` is set.
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::Instant;
+
+use common::Needs;
 
 use pgn_arbiter::positions::read_position;
 use pgn_arbiter::rules::dead::{Deadness, Prover};
@@ -17,10 +23,13 @@ use pgn_arbiter::rules::stalemate::stalemate_proof;
 use pgn_arbiter::rules::unwinnable::{blocked_proof, Analyzer, Answer, Budget, Proof};
 use shakmaty::{Chess, Color, Position};
 
+/// The test vector; `None` (the test skipped) without the shared corpus.
 fn vector() -> Option<Vec<(usize, String, Chess)>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/edge/fen/d3chess-test-vector.txt");
-    let text = std::fs::read_to_string(&path).ok()?;
+    const VECTOR: &str = "data/edge/fen/d3chess-test-vector.txt";
+    if !Needs::test().shared(VECTOR).met() {
+        return None;
+    }
+    let text = std::fs::read_to_string(common::shared().join(VECTOR)).unwrap();
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -100,7 +109,6 @@ fn run(budget: Budget, name: &str) -> Option<usize> {
 #[test]
 fn quick_mode_never_contradicts_the_test_vector_and_its_lines_mate() {
     let Some(decided) = run(Budget::QUICK, "quick") else {
-        eprintln!("test vector not found; skipped");
         return;
     };
     // Measured 2,307 with Budget::QUICK (1,712 before the mobility and
@@ -115,12 +123,11 @@ fn quick_mode_never_contradicts_the_test_vector_and_its_lines_mate() {
 /// Only three are unwinnable for the winner (CHA 2.6.1 agrees).
 #[test]
 fn lichess_timeouts_quick_witnesses_never_pass_a_proof() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/edge/fen/d3chess-lichess-30K-timeout-final-positions.txt");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("{} not found; skipped", path.display());
+    const POSITIONS: &str = "data/edge/fen/d3chess-lichess-30K-timeout-final-positions.txt";
+    if !Needs::test().shared(POSITIONS).met() {
         return;
-    };
+    }
+    let text = std::fs::read_to_string(common::shared().join(POSITIONS)).unwrap();
     let mut analyzer = Analyzer::new();
     let (mut winnable, mut unwinnable) = (0, Vec::new());
     for (i, line) in text.lines().enumerate() {
@@ -354,7 +361,6 @@ fn random_walks_never_find_a_mate_a_proof_excludes() {
     use pgn_arbiter::rules::unwinnable::blocked_proof;
     use shakmaty::Role;
     let Some(starts) = vector() else {
-        eprintln!("test vector not found; skipped");
         return;
     };
     let mut state = 0x9E37_79B9_7F4A_7C15u64;

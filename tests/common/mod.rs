@@ -1,6 +1,7 @@
 //! Helpers the integration tests share (each test binary uses a part).
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -49,4 +50,286 @@ pub fn push_pzstd_frame(out: &mut Vec<u8>, frame: &[u8]) {
     out.extend_from_slice(&4u32.to_le_bytes());
     out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
     out.extend_from_slice(frame);
+}
+
+// ---------------------------------------------------------------------------
+// What some tests need from outside the repository
+// ---------------------------------------------------------------------------
+//
+// The shared corpus (`../shared/`, or `PGN_ARBITER_SHARED`), python
+// (`PGN_ARBITER_PYTHON`, default `python3`) with some modules, pgn-extract
+// and the SARIF schema. A test asks for what it needs with [`Needs`]:
+//
+//     if !Needs::test().shared("data").python(&["jsonschema"]).met() {
+//         return;
+//     }
+//
+// When something is missing the test (or, with [`Needs::check`], one check
+// inside it) is skipped with one line on stderr that the test harness does
+// not capture:
+//
+//     SKIPPED corpus::edge_files_run_cleanly: the shared corpus /work/shared not found; put the shared corpus beside the repository (../shared) or set PGN_ARBITER_SHARED
+//
+// With `PGN_ARBITER_REQUIRE_ALL=1` (`.ci/run` sets it) nothing may be
+// skipped: the same words fail the test instead.
+
+/// `PGN_ARBITER_REQUIRE_ALL` is set (and not `0`): every test must run.
+pub fn require_all() -> bool {
+    std::env::var_os("PGN_ARBITER_REQUIRE_ALL").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The shared corpus: `PGN_ARBITER_SHARED`, else `shared/` beside the
+/// repository.
+pub fn shared() -> PathBuf {
+    match std::env::var_os("PGN_ARBITER_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+            manifest.parent().unwrap_or(manifest).join("shared")
+        }
+    }
+}
+
+/// The python executable: `PGN_ARBITER_PYTHON`, else `python3`.
+pub fn python_exe() -> PathBuf {
+    std::env::var_os("PGN_ARBITER_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("python3"))
+}
+
+/// A command running the python executable.
+pub fn python() -> Command {
+    Command::new(python_exe())
+}
+
+/// pgn-extract: `PGN_ARBITER_PGN_EXTRACT` if set, else
+/// `/usr/games/pgn-extract` (Debian's place), else on the PATH.
+pub fn pgn_extract() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PGN_ARBITER_PGN_EXTRACT") {
+        let p = PathBuf::from(p);
+        return p.is_file().then_some(p);
+    }
+    let games = PathBuf::from("/usr/games/pgn-extract");
+    if games.is_file() {
+        return Some(games);
+    }
+    on_path("pgn-extract")
+}
+
+/// An executable `name` in a directory of the PATH.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The SARIF 2.1.0 schema as Microsoft's SARIF Multitool ships it on npm
+/// (`@microsoft/sarif-multitool-linux`, file `sarif-2.1.0.json`): `.ci/run`
+/// unpacks it to `target/schemas/`; `PGN_ARBITER_SARIF_SCHEMA` names another
+/// copy.
+pub fn sarif_schema() -> PathBuf {
+    match std::env::var_os("PGN_ARBITER_SARIF_SCHEMA") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/schemas/sarif-2.1.0.json"),
+    }
+}
+
+/// The python modules of `wanted` ("name" or "name==version") that the
+/// python executable cannot import, or has at another version: each as
+/// (spec, what was found); `Err` when the executable does not run at all.
+pub fn python_lacks(wanted: &[&str]) -> Result<Vec<(String, String)>, String> {
+    const PROBE: &str = r#"
+import importlib, sys
+for spec in sys.argv[1:]:
+    name, _, version = spec.partition("==")
+    try:
+        found = getattr(importlib.import_module(name), "__version__", None)
+    except Exception:
+        print(spec, "not installed", sep="\t")
+        continue
+    if version and found != version:
+        print(spec, f"{found} installed", sep="\t")
+"#;
+    let out = python()
+        .arg("-c")
+        .arg(PROBE)
+        .args(wanted)
+        .output()
+        .map_err(|e| format!("python {} cannot run ({e})", python_exe().display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "python {} fails ({})",
+            python_exe().display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(spec, found)| (spec.to_string(), found.to_string()))
+        .collect())
+}
+
+/// What a test, or one check inside it, needs from outside the repository;
+/// [`Needs::met`] says whether it can run.
+#[must_use = "call .met()"]
+pub struct Needs {
+    check: Option<String>,
+    missing: Vec<String>,
+    how: Vec<String>,
+}
+
+impl Needs {
+    /// The needs of the running test as a whole.
+    pub fn test() -> Needs {
+        Needs {
+            check: None,
+            missing: Vec::new(),
+            how: Vec::new(),
+        }
+    }
+
+    /// The needs of one check inside the running test (the rest of the test
+    /// runs anyway).
+    pub fn check(what: &str) -> Needs {
+        Needs {
+            check: Some(what.to_string()),
+            ..Needs::test()
+        }
+    }
+
+    fn lack(mut self, missing: String, how: String) -> Needs {
+        if !self.missing.contains(&missing) {
+            self.missing.push(missing);
+        }
+        if !self.how.contains(&how) {
+            self.how.push(how);
+        }
+        self
+    }
+
+    /// `part` of the shared corpus (a file or folder, e.g. `data/edge`).
+    pub fn shared(self, part: &str) -> Needs {
+        let path = shared().join(part);
+        if path.exists() {
+            return self;
+        }
+        let missing = if shared().is_dir() {
+            format!("{} not found", path.display())
+        } else {
+            format!("the shared corpus {} not found", shared().display())
+        };
+        self.lack(
+            missing,
+            "put the shared corpus beside the repository (../shared) or set PGN_ARBITER_SHARED"
+                .to_string(),
+        )
+    }
+
+    /// python with `modules` ("name", or "name==version" where the version
+    /// matters: `chess==1.11.2` for the oracle).
+    pub fn python(self, modules: &[&str]) -> Needs {
+        match python_lacks(modules) {
+            Ok(lacks) if lacks.is_empty() => self,
+            Ok(lacks) => {
+                let what: Vec<String> = lacks.iter().map(|(m, f)| format!("{m} ({f})")).collect();
+                let specs: Vec<&str> = lacks.iter().map(|(m, _)| m.as_str()).collect();
+                self.lack(
+                    format!(
+                        "python {} lacks {}",
+                        python_exe().display(),
+                        what.join(", ")
+                    ),
+                    format!(
+                        "pip install {} (or set PGN_ARBITER_PYTHON to a python that has it)",
+                        specs.join(" ")
+                    ),
+                )
+            }
+            Err(e) => self.lack(
+                e,
+                format!(
+                    "install python3 and pip install {} (or set PGN_ARBITER_PYTHON)",
+                    modules.join(" ")
+                ),
+            ),
+        }
+    }
+
+    /// The oracle: the shared corpus's `tools/oracle.py` and `compare.py`,
+    /// run by python with chess 1.11.2.
+    pub fn oracle(self) -> Needs {
+        self.shared("tools/oracle.py")
+            .shared("tools/compare.py")
+            .python(&["chess==1.11.2"])
+    }
+
+    /// pgn-extract (Debian's package).
+    pub fn pgn_extract(self) -> Needs {
+        if pgn_extract().is_some() {
+            return self;
+        }
+        let missing = match std::env::var_os("PGN_ARBITER_PGN_EXTRACT") {
+            Some(p) => format!("pgn-extract not found at {}", Path::new(&p).display()),
+            None => "pgn-extract not found (/usr/games or the PATH)".to_string(),
+        };
+        self.lack(
+            missing,
+            "apt-get install pgn-extract (or set PGN_ARBITER_PGN_EXTRACT)".to_string(),
+        )
+    }
+
+    /// The SARIF 2.1.0 schema (see [`sarif_schema`]).
+    pub fn sarif_schema(self) -> Needs {
+        let path = sarif_schema();
+        if path.is_file() {
+            return self;
+        }
+        self.lack(
+            format!("the SARIF schema {} not found", path.display()),
+            "run .ci/run, or: npm pack @microsoft/sarif-multitool-linux@5.7.0 \
+             && tar xzf microsoft-sarif-multitool-linux-5.7.0.tgz package/sarif-2.1.0.json \
+             && mkdir -p target/schemas && mv package/sarif-2.1.0.json target/schemas/ \
+             (or set PGN_ARBITER_SARIF_SCHEMA)"
+                .to_string(),
+        )
+    }
+
+    /// Whether everything asked for is there. If not: one `SKIPPED` line on
+    /// stderr and `false`, or, with `PGN_ARBITER_REQUIRE_ALL` set, a failure
+    /// with the same words.
+    #[track_caller]
+    pub fn met(self) -> bool {
+        if self.missing.is_empty() {
+            return true;
+        }
+        let mut what = test_name();
+        if let Some(check) = &self.check {
+            what = format!("{what} ({check})");
+        }
+        let line = format!(
+            "{what}: {}; {}",
+            self.missing.join(", "),
+            self.how.join("; ")
+        );
+        if require_all() {
+            panic!("{line}\nPGN_ARBITER_REQUIRE_ALL is set (as .ci/run sets it): nothing may be skipped");
+        }
+        // Not eprintln!: the test harness captures that and shows it only
+        // when the test fails. Writes through the handle are not captured.
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED {line}");
+        false
+    }
+}
+
+/// `test_binary::test_name` of the running test (libtest names each test's
+/// thread after it).
+pub fn test_name() -> String {
+    let binary = env!("CARGO_CRATE_NAME");
+    match std::thread::current().name() {
+        Some(name) if name != "main" => format!("{binary}::{name}"),
+        _ => binary.to_string(),
+    }
 }

@@ -1,0 +1,142 @@
+//! The statistics aggregate splits as an archive does: `report` over the
+//! aggregates of parts equals `--report-json` of one run over the whole,
+//! every key but `run` (sorted keys), and its figures are the summary's.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Needs;
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+}
+
+/// `audit --report-json` over `paths`: the aggregate.
+fn aggregate(dir: &Path, name: &str, paths: &[PathBuf], extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let run = bin()
+        .args(["audit", "--quiet", "--report-json"])
+        .arg(&out)
+        .args(extra)
+        .args(paths)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    out
+}
+
+fn read(p: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+fn without_run(mut v: Value) -> Value {
+    v.as_object_mut().unwrap().remove("run");
+    v
+}
+
+/// Merges the parts with `report` and compares with the whole.
+fn merge_equals_whole(dir: &Path, parts: &[Vec<PathBuf>], extra: &[&str]) -> Value {
+    let all: Vec<PathBuf> = parts.iter().flatten().cloned().collect();
+    let whole = aggregate(dir, "whole.json", &all, extra);
+    let mut cmd = bin();
+    cmd.arg("report");
+    for (i, part) in parts.iter().enumerate() {
+        cmd.arg(aggregate(dir, &format!("part{i}.json"), part, extra));
+    }
+    let merged = dir.join("merged.json");
+    let run = cmd.arg("--json").arg(&merged).output().unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (w, m) = (read(&whole), read(&merged));
+    assert_eq!(m["run"].as_array().unwrap().len(), parts.len());
+    assert_eq!(
+        without_run(m),
+        without_run(w.clone()),
+        "the merge differs from the whole"
+    );
+    w
+}
+
+#[test]
+fn parts_of_the_bundled_data_merge_into_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let parts = vec![
+        vec![data.join("twic-2000.pgn.zst")],
+        vec![data.join("lichess-2000.pgn")],
+    ];
+    let w = merge_equals_whole(dir.path(), &parts, &["--threads", "2"]);
+    // the figures are the summary's
+    assert_eq!(w["games"]["read"], 4000);
+    assert_eq!(w["kinds"]["missed_threefold"]["games"], 73);
+    let outcomes = &w["kinds"]["missed_threefold"]["outcome"];
+    let sum: u64 = outcomes
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 73);
+    assert_eq!(outcomes["lost"], 10);
+    // every breakdown accounts for every game judged
+    for (dim, buckets) in w["by"].as_object().unwrap() {
+        let games: u64 = buckets
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|b| b["games"].as_u64().unwrap())
+            .sum();
+        assert_eq!(games, 4000, "{dim}");
+        let claims: u64 = buckets
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|b| b["kinds"]["missed_threefold"].as_u64().unwrap_or(0))
+            .sum();
+        assert_eq!(claims, 73, "{dim}");
+    }
+    // Lichess's 2016 games are blitz and bullet, TWIC's classical
+    assert!(w["by"]["time_control"]["blitz"]["games"].as_u64().unwrap() > 0);
+    assert_eq!(w["by"]["year"]["2016"]["games"], 2000);
+    // a file that is not an aggregate is an error naming it
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{}").unwrap();
+    let run = bin().arg("report").arg(&bad).output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("bad.json"));
+}
+
+/// The test: the shared corpus cut into three parts.
+#[test]
+fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
+    if !Needs::test().shared("data").met() {
+        return;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(common::shared().join("data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".pgn.zst"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7);
+    let parts: Vec<Vec<PathBuf>> = vec![
+        files[..2].to_vec(),
+        files[2..5].to_vec(),
+        files[5..].to_vec(),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let w = merge_equals_whole(dir.path(), &parts, &[]);
+    assert_eq!(w["games"]["read"], 396_906);
+}
