@@ -17,6 +17,7 @@ use crate::audit::Status;
 use crate::facets::{Facets, TimeClass};
 use crate::finding::{Detail, Kind, Outcome, Via};
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
+use crate::report::pgn_export::decided_result;
 use crate::rules::laws::Edition;
 
 /// The version of the aggregate JSON.
@@ -49,6 +50,73 @@ pub struct Aggregate {
     /// `first_missed_claim_ply`, `plies_after_end`, `claims_let_pass`:
     /// bucket → findings.
     pub distributions: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Players with a missed claim (the claimant, by the `White` or `Black`
+    /// tag): claims missed, and claims missed in games they then lost.
+    /// Exact while `players_untracked` is 0 (see [`PLAYER_CAP`]).
+    #[serde(default)]
+    pub players: BTreeMap<String, PlayerCounts>,
+    /// Missed claims of players beyond the first [`PLAYER_CAP`].
+    #[serde(default)]
+    pub players_untracked: u64,
+    /// Per event of at most [`EVENT_PLAYER_CAP`] players: each player's
+    /// points as recorded and as the Laws give them (Art. 11), and the
+    /// results the Laws decide otherwise than the tag.
+    #[serde(default)]
+    pub points: BTreeMap<String, EventPoints>,
+    /// Events with more players than [`EVENT_PLAYER_CAP`] (not tournaments
+    /// whose standings mean something: "Rated Blitz game"), or beyond
+    /// [`POINT_PAIR_CAP`]: their corrections are kept, their standings not.
+    #[serde(default)]
+    pub points_untracked_events: u64,
+}
+
+/// At most this many players are counted by name (about 10 MB).
+pub const PLAYER_CAP: usize = 100_000;
+/// Standings are kept for events of at most this many players.
+pub const EVENT_PLAYER_CAP: usize = 64;
+/// At most this many (event, player) pairs are kept in all.
+pub const POINT_PAIR_CAP: usize = 1_000_000;
+
+/// A player's missed claims.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerCounts {
+    /// Claims missed (one per game and kind, Art. 9.2, 9.3).
+    pub missed: u64,
+    /// Of those, in games the player then lost.
+    pub lost_after_missed: u64,
+}
+
+/// One event's points.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventPoints {
+    /// Player → `[games, recorded, laws]`, points in halves (win 2, draw
+    /// 1, loss 0); empty when the event has too many players.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, [u64; 3]>,
+    /// More players than [`EVENT_PLAYER_CAP`]: no standings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untracked: bool,
+    /// The results the Laws decide otherwise, sorted by game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<Correction>,
+}
+
+/// A result the Laws decide otherwise than the tag, proven
+/// ([`crate::report::pgn_export::decided_result`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Correction {
+    /// The game's fingerprint.
+    pub game_id: String,
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The result as recorded.
+    pub recorded: String,
+    /// The result as the Laws give it.
+    pub laws: String,
+    /// The finding that decides it.
+    pub kind: String,
 }
 
 /// One run that went into an aggregate.
@@ -146,6 +214,33 @@ impl Aggregate {
         for (name, hist) in &other.distributions {
             add_map(self.distributions.entry(name.clone()).or_default(), hist);
         }
+        for (name, c) in &other.players {
+            let mine = self.players.entry(name.clone()).or_default();
+            mine.missed += c.missed;
+            mine.lost_after_missed += c.lost_after_missed;
+        }
+        self.players_untracked += other.players_untracked;
+        for (event, p) in &other.points {
+            let mine = self.points.entry(event.clone()).or_default();
+            mine.corrections.extend(p.corrections.iter().cloned());
+            mine.corrections.sort();
+            if mine.untracked || p.untracked {
+                mine.untracked = true;
+                mine.players.clear();
+                continue;
+            }
+            for (name, v) in &p.players {
+                let m = mine.players.entry(name.clone()).or_default();
+                for i in 0..3 {
+                    m[i] += v[i];
+                }
+            }
+            if mine.players.len() > EVENT_PLAYER_CAP {
+                mine.untracked = true;
+                mine.players.clear();
+            }
+        }
+        self.points_untracked_events = self.points.values().filter(|p| p.untracked).count() as u64;
     }
 
     /// The JSON with the `run` key left out and keys sorted: what must be
@@ -178,6 +273,11 @@ pub struct Aggregator {
     event: HashMap<Box<[u8]>, Row>,
     no_termination: Row,
     no_event: Row,
+    time_rating: HashMap<(TimeClass, u16), Row>,
+    players: HashMap<Box<[u8]>, PlayerCounts>,
+    players_untracked: u64,
+    points: HashMap<Box<[u8]>, EventAcc>,
+    point_pairs: usize,
     first_claim: BTreeMap<u32, u64>,
     after_end: BTreeMap<u32, u64>,
     let_pass: BTreeMap<u32, u64>,
@@ -208,7 +308,75 @@ impl Aggregator {
             first_claim: BTreeMap::new(),
             after_end: BTreeMap::new(),
             let_pass: BTreeMap::new(),
+            time_rating: HashMap::new(),
+            players: HashMap::new(),
+            players_untracked: 0,
+            points: HashMap::new(),
+            point_pairs: 0,
             result: None,
+        }
+    }
+
+    /// Art. 11: each player's points in the event, as recorded and as the
+    /// Laws give them, where the result tag is a result.
+    fn add_points(&mut self, event: &[u8], white: &[u8], black: &[u8], game: &GameRecord<'_>) {
+        let r = game.report;
+        if r.status != Status::Analysed {
+            return;
+        }
+        let recorded = game_result(game.text);
+        let Some(rec) = halves(recorded) else {
+            return;
+        };
+        let laws = decided_result(&r.findings).unwrap_or(recorded);
+        let law = halves(laws).unwrap_or(rec);
+        if !self.points.contains_key(event) {
+            self.points.insert(event.into(), EventAcc::default());
+        }
+        let acc = self.points.get_mut(event).expect("inserted");
+        if laws != recorded {
+            let kind = r
+                .findings
+                .iter()
+                .map(|f| f.kind)
+                .find(|k| {
+                    matches!(
+                        k,
+                        Kind::Fivefold
+                            | Kind::SeventyfiveMoves
+                            | Kind::DeadPosition
+                            | Kind::WrongResult
+                            | Kind::UnwinnableFlag
+                    )
+                })
+                .map_or("", Kind::name);
+            acc.corrections.push(Correction {
+                game_id: r.id.map(|i| i.to_string()).unwrap_or_default(),
+                white: String::from_utf8_lossy(white).into_owned(),
+                black: String::from_utf8_lossy(black).into_owned(),
+                recorded: recorded.to_string(),
+                laws: laws.to_string(),
+                kind: kind.to_string(),
+            });
+        }
+        if acc.untracked {
+            return;
+        }
+        for (name, i) in [(white, 0), (black, 1)] {
+            if !acc.players.contains_key(name) {
+                if acc.players.len() >= EVENT_PLAYER_CAP || self.point_pairs >= POINT_PAIR_CAP {
+                    self.point_pairs -= acc.players.len();
+                    acc.players = HashMap::new();
+                    acc.untracked = true;
+                    return;
+                }
+                self.point_pairs += 1;
+                acc.players.insert(name.into(), [0; 3]);
+            }
+            let p = acc.players.get_mut(name).expect("inserted");
+            p[0] += 1;
+            p[1] += rec[i];
+            p[2] += law[i];
         }
     }
 
@@ -317,6 +485,39 @@ impl Aggregator {
             named(&self.termination, &self.no_termination),
         );
         dim("event", named(&self.event, &self.no_event));
+        dim(
+            "time_control_rating",
+            self.time_rating
+                .iter()
+                .map(|((t, b), r)| (format!("{}|{}", t.name(), band_name(*b)), *r))
+                .collect(),
+        );
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        for (name, c) in &self.players {
+            let mine = a.players.entry(text(name)).or_default();
+            mine.missed += c.missed;
+            mine.lost_after_missed += c.lost_after_missed;
+        }
+        a.players_untracked = self.players_untracked;
+        for (event, acc) in &self.points {
+            // names that differ only in bytes that are not UTF-8 share one
+            let e = a.points.entry(text(event)).or_default();
+            e.untracked |= acc.untracked;
+            e.corrections.extend(acc.corrections.iter().cloned());
+            e.corrections.sort();
+            for (name, v) in &acc.players {
+                let m = e.players.entry(text(name)).or_default();
+                for i in 0..3 {
+                    m[i] += v[i];
+                }
+            }
+        }
+        for e in a.points.values_mut() {
+            if e.untracked {
+                e.players.clear();
+            }
+        }
+        a.points_untracked_events = a.points.values().filter(|p| p.untracked).count() as u64;
         let hist = |m: &BTreeMap<u32, u64>, label: fn(u32) -> String| -> BTreeMap<String, u64> {
             m.iter().map(|(k, v)| (label(*k), *v)).collect()
         };
@@ -334,6 +535,37 @@ impl Aggregator {
             }
         }
         a
+    }
+}
+
+/// An event's players and corrections while the run goes on.
+#[derive(Default)]
+struct EventAcc {
+    players: HashMap<Box<[u8]>, [u64; 3]>,
+    untracked: bool,
+    corrections: Vec<Correction>,
+}
+
+/// The game's `Result` tag, read from its text (the facets keep no span
+/// for it); `*` when there is none.
+fn game_result(text: &[u8]) -> &str {
+    match memchr::memmem::find(text, b"[Result \"") {
+        Some(i) => {
+            let v = &text[i + 9..];
+            let end = memchr::memchr(b'"', v).unwrap_or(0);
+            std::str::from_utf8(&v[..end]).unwrap_or("*").trim()
+        }
+        None => "*",
+    }
+}
+
+/// Points in halves for White and Black.
+fn halves(result: &str) -> Option<[u64; 2]> {
+    match result {
+        "1-0" => Some([2, 0]),
+        "0-1" => Some([0, 2]),
+        "1/2-1/2" => Some([1, 1]),
+        _ => None,
     }
 }
 
@@ -456,6 +688,43 @@ impl Sink for Aggregator {
         );
         let band = fa.rating.map_or(u16::MAX, |m| m / 200 * 200);
         add_row(self.rating.entry(band).or_insert([0; 9]), &kinds);
+        add_row(
+            self.time_rating
+                .entry((fa.time_class, band))
+                .or_insert([0; 9]),
+            &kinds,
+        );
+        let white = Facets::get(fa.white, game.text);
+        let black = Facets::get(fa.black, game.text);
+        for f in &r.findings {
+            let Detail::Missed { outcome, .. } = f.detail else {
+                continue;
+            };
+            let Some(name) = (if f.side.is_white() { white } else { black }) else {
+                continue;
+            };
+            let lost = u64::from(outcome == Outcome::Lost);
+            let full = self.players.len() >= PLAYER_CAP;
+            match self.players.get_mut(name) {
+                Some(c) => {
+                    c.missed += 1;
+                    c.lost_after_missed += lost;
+                }
+                None if !full => {
+                    self.players.insert(
+                        name.into(),
+                        PlayerCounts {
+                            missed: 1,
+                            lost_after_missed: lost,
+                        },
+                    );
+                }
+                None => self.players_untracked += 1,
+            }
+        }
+        if let (Some(event), Some(w), Some(b)) = (Facets::get(fa.event, game.text), white, black) {
+            self.add_points(event, w, b, game);
+        }
         for (span, map, none) in [
             (
                 fa.termination,
@@ -486,7 +755,7 @@ impl Sink for Aggregator {
     fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
         let a = self.aggregate(run);
         if let Some(out) = &mut self.out {
-            serde_json::to_writer_pretty(&mut *out, &a).map_err(io::Error::other)?;
+            serde_json::to_writer(&mut *out, &a).map_err(io::Error::other)?;
             out.write_all(b"\n")?;
             out.flush()?;
         }

@@ -460,7 +460,7 @@ pub fn run_report(args: &ReportArgs) -> i32 {
     let written = (|| -> io::Result<()> {
         if let Some(p) = &args.json {
             let mut out = open_output(p)?;
-            serde_json::to_writer_pretty(&mut out, &merged).map_err(io::Error::other)?;
+            serde_json::to_writer(&mut out, &merged).map_err(io::Error::other)?;
             out.write_all(b"\n")?;
             out.flush()?;
         }

@@ -110,6 +110,34 @@ fn parts_of_the_bundled_data_merge_into_the_whole() {
     // Lichess's 2016 games are blitz and bullet, TWIC's classical
     assert!(w["by"]["time_control"]["blitz"]["games"].as_u64().unwrap() > 0);
     assert_eq!(w["by"]["year"]["2016"]["games"], 2000);
+    // players: every missed claim has its claimant, and the losses add up
+    let players = w["players"].as_object().unwrap();
+    let missed: u64 = players
+        .values()
+        .map(|p| p["missed"].as_u64().unwrap())
+        .sum();
+    let lost: u64 = players
+        .values()
+        .map(|p| p["lost_after_missed"].as_u64().unwrap())
+        .sum();
+    assert_eq!((missed, lost), (73, 10));
+    assert_eq!(w["players_untracked"], 0);
+    // the time control x rating cross-table accounts for every game
+    let cross: u64 = w["by"]["time_control_rating"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|b| b["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(cross, 4000);
+    // points of a TWIC event: as many half-points recorded as played
+    let ask = &w["points"]["GM ASK 11 2022"]["players"];
+    let (games, recorded): (u64, u64) =
+        ask.as_object().unwrap().values().fold((0, 0), |(g, r), v| {
+            (g + v[0].as_u64().unwrap(), r + v[1].as_u64().unwrap())
+        });
+    assert_eq!(games, 2 * 25);
+    assert_eq!(recorded, 2 * 25, "each game gives two half-points");
     // a file that is not an aggregate is an error naming it
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{}").unwrap();
@@ -139,4 +167,14 @@ fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
     let dir = tempfile::tempdir().unwrap();
     let w = merge_equals_whole(dir.path(), &parts, &[]);
     assert_eq!(w["games"]["read"], 396_906);
+    // Art. 11: the proven wrong results are listed per event, each with the
+    // result the Laws give (a checkmate, a fivefold or an unwinnable flag)
+    let corrections: Vec<&Value> = w["points"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|e| e["corrections"].as_array().into_iter().flatten())
+        .collect();
+    assert!(corrections.len() >= 20, "{}", corrections.len());
+    assert!(corrections.iter().all(|c| c["recorded"] != c["laws"]));
 }
