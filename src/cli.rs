@@ -62,7 +62,7 @@ pub struct AuditArgs {
     /// Write the run's counts as one JSON object to FILE (- for stdout).
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<String>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores; at most 4 x the cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Laws edition: by each game's Date tag (auto) or one for all.
@@ -291,6 +291,12 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
             return Ok(EXIT_INPUT_OR_USAGE);
         }
     };
+    if let Some(n) = args.threads.filter(|&n| n > crate::pipeline::max_threads()) {
+        eprintln!(
+            "pgn-arbiter: --threads {n} capped at {} (4 x the cores)",
+            crate::pipeline::max_threads()
+        );
+    }
     let audit = Audit::new()
         .laws(args.laws.laws())
         .dead(args.dead.effort())

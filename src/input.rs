@@ -51,7 +51,7 @@ pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<(String, String)>) {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();
-                if let Err(e) = walk(path, &mut found) {
+                if let Err(e) = walk(path, &mut found, &mut errors) {
                     errors.push((arg.clone(), e.to_string()));
                 }
                 found.sort();
@@ -70,22 +70,57 @@ pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<(String, String)>) {
     (inputs, errors)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+/// Collects the `*.pgn` and `*.pgn.zst` files under `dir`. A matching name
+/// that is not a regular file (a FIFO, a socket, a device: reading it could
+/// wait forever) is named in `skipped` and not read.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, skipped: &mut Vec<(String, String)>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         let ty = entry.file_type()?;
         if ty.is_dir() {
-            walk(&path, out)?;
+            walk(&path, out, skipped)?;
         } else {
             let name = entry.file_name();
             let name = name.to_string_lossy();
             if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
-                out.push(path);
+                // follows symbolic links
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_file() => out.push(path),
+                    Ok(_) => skipped.push((
+                        path.to_string_lossy().into_owned(),
+                        "not a regular file (a FIFO, socket or device found in a directory): skipped; name it alone to read it as a stream".into(),
+                    )),
+                    Err(e) => skipped.push((path.to_string_lossy().into_owned(), e.to_string())),
+                }
             }
         }
     }
     Ok(())
+}
+
+/// What compressed input pgn-arbiter does not read, by its magic bytes:
+/// the format and the tool that decompresses it.
+fn foreign_compression(head: &[u8]) -> Option<(&'static str, &'static str)> {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Some(("gzip", "gzip -dc"))
+    } else if head.starts_with(b"BZh") && head.get(3).is_some_and(|b| (b'1'..=b'9').contains(b)) {
+        Some(("bzip2", "bzip2 -dc"))
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        Some(("xz", "xz -dc"))
+    } else {
+        None
+    }
+}
+
+/// The error for input compressed otherwise than with zstd.
+fn refuse((format, tool): (&str, &str)) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{format}-compressed input is not read (plain PGN and zstd are): decompress it first, e.g. {tool} FILE | pgn-arbiter audit -"
+        ),
+    )
 }
 
 /// The bytes of an input: mapped whole, or a stream of uncompressed bytes.
@@ -139,9 +174,22 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
         }
         InputPath::File(path) => {
             let mut file = File::open(path)?;
-            let len = file.metadata()?.len();
-            let mut head = [0u8; 4];
+            let meta = file.metadata()?;
+            if !meta.is_file() {
+                // a pipe, FIFO or device named as a path (`/dev/stdin`,
+                // `<(zstd -c a.pgn)`): read once, as a stream, never re-opened
+                let counted = Counting {
+                    inner: file,
+                    count: read,
+                };
+                return stream(BufReader::with_capacity(1 << 20, counted));
+            }
+            let len = meta.len();
+            let mut head = [0u8; 6];
             let n = read_up_to(&mut file, &mut head)?;
+            if let Some(kind) = foreign_compression(&head[..n]) {
+                return Err(refuse(kind));
+            }
             if is_zstd(&head[..n]) {
                 if head[..n] == 0x184D_2A50u32.to_le_bytes() {
                     if let Some(map) = map_file(&file) {
@@ -248,6 +296,9 @@ impl Mapped {
 
 fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
     let head = r.fill_buf()?;
+    if let Some(kind) = foreign_compression(head) {
+        return Err(refuse(kind));
+    }
     if is_zstd(head) {
         Ok(Source::Stream(Box::new(zstd::Decoder::with_buffer(r)?)))
     } else {

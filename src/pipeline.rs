@@ -170,6 +170,13 @@ pub struct Pipeline {
     pool: rayon::ThreadPool,
 }
 
+/// The most worker threads a run uses, whatever is asked: 4 × the cores.
+/// More only costs (thousands of threads took over a minute to start for a
+/// one-game file) since the work is bound by the cores.
+pub fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Games of one chunk, audited on the guess that the chunk starts a game.
 /// Each report's `line` counts the newlines from `start` to the game.
 struct Piece {
@@ -226,7 +233,7 @@ impl Pipeline {
     /// started.
     pub fn new(cfg: Config) -> io::Result<Pipeline> {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads)
+            .num_threads(cfg.threads.min(max_threads()))
             .build()
             .map_err(io::Error::other)?;
         Ok(Pipeline { cfg, pool })

@@ -1,0 +1,174 @@
+//! Inputs a gate meets that are not plain files (issue: hostile input):
+//! pipes and FIFOs named as paths are read once, as streams (zstd found on
+//! the stream); a FIFO inside a directory is named and skipped instead of
+//! hanging the run; input compressed otherwise than with zstd is refused
+//! with a message that says what to do; absurd thread counts are capped.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+}
+
+fn sample() -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn")).unwrap()
+}
+
+/// `audit --summary-json -` over `args`: exit code, summary, stderr.
+fn summary(cmd: &mut Command) -> (i32, serde_json::Value, String) {
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.code().unwrap_or(-1), v, stderr)
+}
+
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+#[test]
+fn a_pipe_named_as_a_path_is_read_as_a_stream() {
+    // `cat a.pgn a.pgn | pgn-arbiter audit /dev/stdin`
+    let mut child = bin()
+        .args(["audit", "--quiet", "--summary-json", "-", "/dev/stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let data = sample();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&data).unwrap();
+        stdin.write_all(&data).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"]["games_read"], 4000);
+}
+
+#[test]
+fn process_substitution_of_a_zstd_stream_is_decoded() {
+    // `pgn-arbiter audit <(zstd -c a.pgn)`, the zstd written by this test
+    let dir = tempfile::tempdir().unwrap();
+    let zst = dir.path().join("a.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&sample()[..], 3).unwrap()).unwrap();
+    let script = format!(
+        "{} audit --quiet --summary-json - <(cat {})",
+        env!("CARGO_BIN_EXE_pgn-arbiter"),
+        zst.display()
+    );
+    let (code, v, stderr) = summary(Command::new("bash").args(["-c", &script]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(v["total"]["games_read"], 2000);
+}
+
+#[test]
+fn a_fifo_named_as_a_path_is_read_and_one_in_a_directory_is_skipped_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("z.pgn");
+    mkfifo(&fifo);
+    // a writer: zstd-compressed games, as `zstd -c a.pgn > fifo`
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let bytes = zstd::encode_all(&sample()[..], 3).unwrap();
+            let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            f.write_all(&bytes).unwrap();
+        })
+    };
+    let (code, v, stderr) = summary(
+        bin()
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .arg(&fifo),
+    );
+    writer.join().unwrap();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(v["total"]["games_read"], 2000);
+
+    // the same FIFO found in a directory: named, skipped, no hang; the other
+    // files are read
+    std::fs::write(dir.path().join("a.pgn"), sample()).unwrap();
+    let (code, v, stderr) = summary(
+        bin()
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .arg(dir.path()),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("z.pgn") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+    assert_eq!(v["total"]["games_read"], 2000);
+    assert_eq!(v["input_errors"], 1);
+}
+
+#[test]
+fn gzip_bzip2_and_xz_are_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.pgn");
+    std::fs::write(&good, sample()).unwrap();
+    for (name, head, tool) in [
+        ("a.pgn.gz", &[0x1f, 0x8b, 8, 0, 0, 0][..], "gzip -dc"),
+        ("b.pgn.bz2", &b"BZh91AY&SY"[..], "bzip2 -dc"),
+        (
+            "c.pgn.xz",
+            &[0xfd, b'7', b'z', b'X', b'Z', 0, 0, 4][..],
+            "xz -dc",
+        ),
+    ] {
+        let p = dir.path().join(name);
+        std::fs::write(&p, head).unwrap();
+        let (code, v, stderr) = summary(
+            bin()
+                .args(["audit", "--quiet", "--summary-json", "-"])
+                .arg(&p)
+                .arg(&good),
+        );
+        assert_eq!(code, 2, "{name}");
+        assert!(
+            stderr.contains(name) && stderr.contains(tool),
+            "{name}: {stderr}"
+        );
+        // the other input is read all the same
+        assert_eq!(v["total"]["games_read"], 2000);
+        // and the same on stdin
+        let mut child = bin()
+            .args(["audit", "--quiet", "-"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(head).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name} on stdin");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(tool));
+    }
+}
+
+#[test]
+fn thousands_of_threads_are_capped_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("one.pgn");
+    std::fs::write(&p, "[Result \"*\"]\n\n1. e4 *\n").unwrap();
+    let (code, v, stderr) = summary(
+        bin()
+            .args([
+                "audit",
+                "--quiet",
+                "--threads",
+                "10000",
+                "--summary-json",
+                "-",
+            ])
+            .arg(&p),
+    );
+    assert_eq!(code, 0);
+    assert!(stderr.contains("--threads 10000 capped at"), "{stderr}");
+    let cap = v["threads"].as_u64().unwrap();
+    let cores = std::thread::available_parallelism().unwrap().get() as u64;
+    assert!(cap <= 4 * cores, "{cap} threads");
+}
