@@ -191,7 +191,7 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
                 return Err(refuse(kind));
             }
             if is_zstd(&head[..n]) {
-                if head[..n] == 0x184D_2A50u32.to_le_bytes() {
+                if head[..n.min(4)] == 0x184D_2A50u32.to_le_bytes() {
                     if let Some(map) = map_file(&file) {
                         if frames::is_pzstd(map.bytes()) {
                             // more decoders than cores would only hold more frames
