@@ -36,6 +36,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once per run
 pub enum Command {
     /// Audit PGN files (plain or .zst), directories, or stdin (-).
     #[command(after_help = EXIT_CODES)]
@@ -99,6 +100,10 @@ pub struct AuditArgs {
     /// `pgn-arbiter report`) as JSON to FILE (- for stdout).
     #[arg(long, value_name = "FILE")]
     pub report_json: Option<String>,
+    /// Write the statistics report as one HTML page to FILE (- for stdout):
+    /// charts and tables, offline, nothing fetched.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// GitHub Actions workflow commands (annotations) on stdout, at most 10
     /// errors and 10 warnings, the most important first; with
     /// GITHUB_STEP_SUMMARY set, a Markdown summary appended to it.
@@ -272,6 +277,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         &args.junit,
         &args.sarif,
         &args.report_json,
+        &args.html,
     ]
     .iter()
     .filter(|o| o.as_deref() == Some("-"))
@@ -302,7 +308,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         .dead(args.dead.effort())
         .threads(args.threads.unwrap_or(0))
         .tags(args.tags.as_deref().map(TagSet::parse).unwrap_or_default())
-        .facets(args.report_json.is_some())
+        .facets(args.report_json.is_some() || args.html.is_some())
         .sizes(args.chunk_size, args.region_size);
 
     let bar = Bar::new(!args.quiet);
@@ -347,13 +353,14 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         Some(p) => Some(SarifSink::new(open_output(p)?)),
         None => None,
     };
-    let mut aggregator = match &args.report_json {
-        Some(p) => Some(Aggregator::new(
-            Some(open_output(p)?),
-            args.laws.name(),
-            args.dead.name(),
-        )),
-        None => None,
+    let mut aggregator = if args.report_json.is_some() || args.html.is_some() {
+        let json = match &args.report_json {
+            Some(p) => Some(open_output(p)?),
+            None => None,
+        };
+        Some(Aggregator::new(json, args.laws.name(), args.dead.name()))
+    } else {
+        None
     };
     let mut warnings = Warnings {
         bar: &bar,
@@ -384,6 +391,12 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     let run = audit.run(&args.paths, &mut sinks, &bar)?;
     drop(sinks);
+    if let (Some(p), Some(agg)) = (
+        &args.html,
+        aggregator.as_ref().and_then(|a| a.result.as_ref()),
+    ) {
+        write_html(p, agg)?;
+    }
     bar.finish();
     if warnings.warned > MAX_WARNINGS {
         eprintln!(
@@ -452,6 +465,9 @@ pub struct ReportArgs {
     /// Write the merged aggregate as JSON to FILE (- for stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Write the statistics report of the merged aggregate as one HTML page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
 }
 
 /// Runs `report`; returns the exit code.
@@ -470,6 +486,9 @@ pub fn run_report(args: &ReportArgs) -> i32 {
             out.write_all(b"\n")?;
             out.flush()?;
         }
+        if let Some(p) = &args.html {
+            write_html(p, &merged)?;
+        }
         Ok(())
     })();
     match written {
@@ -480,4 +499,11 @@ pub fn run_report(args: &ReportArgs) -> i32 {
             EXIT_INPUT_OR_USAGE
         }
     }
+}
+
+/// Writes the HTML report of an aggregate.
+fn write_html(path: &str, agg: &crate::aggregate::Aggregate) -> io::Result<()> {
+    let mut out = open_output(path)?;
+    out.write_all(crate::report::html::render(agg).as_bytes())?;
+    out.flush()
 }

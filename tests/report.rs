@@ -178,3 +178,48 @@ fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
     assert!(corrections.len() >= 20, "{}", corrections.len());
     assert!(corrections.iter().all(|c| c["recorded"] != c["laws"]));
 }
+
+/// `audit --html` and `report --html` over the parts write pages with the
+/// same figures.
+#[test]
+fn html_from_the_audit_and_from_merged_parts_show_the_same_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let whole = dir.path().join("whole.html");
+    let run = bin()
+        .args(["audit", "--quiet", "--html"])
+        .arg(&whole)
+        .arg(data.join("lichess-2000.pgn"))
+        .arg(data.join("twic-2000.pgn.zst"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let a = aggregate(dir.path(), "a.json", &[data.join("lichess-2000.pgn")], &[]);
+    let b = aggregate(dir.path(), "b.json", &[data.join("twic-2000.pgn.zst")], &[]);
+    let merged = dir.path().join("merged.html");
+    let run = bin()
+        .arg("report")
+        .arg(&a)
+        .arg(&b)
+        .arg("--html")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    // every data-figure element and its text, in order
+    let figures = |p: &Path| -> Vec<String> {
+        let html = std::fs::read_to_string(p).unwrap();
+        html.split("data-figure=\"")
+            .skip(1)
+            .map(|s| s.split('<').next().unwrap().to_string())
+            .collect()
+    };
+    let (w, m) = (figures(&whole), figures(&merged));
+    assert!(w.len() > 50, "{} figures", w.len());
+    assert!(
+        w.iter()
+            .any(|f| f.starts_with("games.read\"") && f.ends_with(">4,000")),
+        "{w:?}"
+    );
+    assert_eq!(w, m);
+}

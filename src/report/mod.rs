@@ -3,6 +3,7 @@
 
 pub mod examples;
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod jsonl;
 pub mod junit;

@@ -116,6 +116,32 @@ pub fn pgn_extract() -> Option<PathBuf> {
     on_path("pgn-extract")
 }
 
+/// An executable program `name`: `PGN_ARBITER_<NAME>` if set (`-` in the
+/// name as `_`: `PGN_ARBITER_CHROMIUM`), else `default` (Debian's place)
+/// if it is there, else `name` on the PATH.
+pub fn program(name: &str, default: &str) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(program_var(name)) {
+        let p = PathBuf::from(p);
+        return p.is_file().then_some(p);
+    }
+    let at = PathBuf::from(default);
+    if at.is_file() {
+        return Some(at);
+    }
+    on_path(name)
+}
+
+/// The variable naming where `name` is: `PGN_ARBITER_CHROMIUM`.
+pub fn program_var(name: &str) -> String {
+    format!("PGN_ARBITER_{}", name.to_uppercase().replace('-', "_"))
+}
+
+/// Headless Chromium (Debian's `chromium`; `PGN_ARBITER_CHROMIUM` names
+/// another).
+pub fn chromium() -> Option<PathBuf> {
+    program("chromium", "/usr/bin/chromium")
+}
+
 /// An executable `name` in a directory of the PATH.
 pub fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -278,6 +304,26 @@ impl Needs {
             missing,
             "apt-get install pgn-extract (or set PGN_ARBITER_PGN_EXTRACT)".to_string(),
         )
+    }
+
+    /// A program (see [`program`]): `name`, found at `default` or on the
+    /// PATH unless `PGN_ARBITER_<NAME>` names it; `install` says how to get
+    /// it (`apt-get install chromium`).
+    pub fn program(self, name: &str, default: &str, install: &str) -> Needs {
+        if program(name, default).is_some() {
+            return self;
+        }
+        let var = program_var(name);
+        let missing = match std::env::var_os(&var) {
+            Some(p) => format!("{name} not found at {}", Path::new(&p).display()),
+            None => format!("{name} not found ({default} or the PATH)"),
+        };
+        self.lack(missing, format!("{install} (or set {var})"))
+    }
+
+    /// Headless Chromium (Debian's package).
+    pub fn chromium(self) -> Needs {
+        self.program("chromium", "/usr/bin/chromium", "apt-get install chromium")
     }
 
     /// The SARIF 2.1.0 schema (see [`sarif_schema`]).
