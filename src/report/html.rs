@@ -834,7 +834,7 @@ fn heat_maps(s: &mut String, agg: &Aggregate) {
     let all = kind_names(agg);
     let _ = writeln!(
         s,
-        "<p>Rows: the time-control class of <code>TimeControl</code>; columns: the mean of <code>WhiteElo</code> and <code>BlackElo</code> in bands of 200. Each cell: findings per 1,000 games judged, and the games (a game with findings of two kinds counts twice). Cells with fewer than {MIN_CELL_GAMES} games are left white.</p>"
+        "<p>Rows: the time-control class of <code>TimeControl</code>; columns: the mean of <code>WhiteElo</code> and <code>BlackElo</code> in bands of 200 (a narrow column is named by its lowest rating: 1400 is 1400-1599). Each cell: findings per 1,000 games judged, and the games (a game with findings of two kinds counts twice). Cells with fewer than {MIN_CELL_GAMES} games are left white.</p>"
     );
     for (id, title, kinds) in [
         ("heat-missed", "Missed claims (Art. 9.2, 9.3)", &missed),
@@ -876,12 +876,19 @@ fn heat_map(
         f(h)
     );
     for (j, band) in bands.iter().enumerate() {
+        // narrow columns are named by the band's lowest rating, so that the
+        // names do not run into each other
+        let mut head = label(band);
+        if cell_w < 80.0 {
+            head = head.split('-').next().unwrap_or_default().to_string();
+        }
         let _ = writeln!(
             s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\"><title>{}</title>{}</text>",
             f(left + cell_w * (j as f64 + 0.5)),
             f(top - 10.0),
-            esc(&label(band))
+            esc(&label(band)),
+            esc(&head)
         );
     }
     for (i, class) in classes.iter().enumerate() {
