@@ -68,6 +68,32 @@ pub struct Aggregate {
     /// [`POINT_PAIR_CAP`]: their corrections are kept, their standings not.
     #[serde(default)]
     pub points_untracked_events: u64,
+    /// Per kind, the first [`EXAMPLES_PER_KIND`] findings in input order.
+    #[serde(default)]
+    pub examples: BTreeMap<String, Vec<ExampleRow>>,
+}
+
+/// Findings kept as examples, per kind.
+pub const EXAMPLES_PER_KIND: usize = 5;
+
+/// A finding as a person finds it (see [`crate::report::examples::Example`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExampleRow {
+    /// The input, as named.
+    pub file: String,
+    /// 1-based game number in its input.
+    pub game: u64,
+    /// 1-based line of the game's first byte.
+    pub line: u64,
+    /// "White - Black, date".
+    pub players: String,
+    /// The move as people write it, or the move number and side to move.
+    pub place: String,
+    /// What happened.
+    pub what: String,
+    /// The game on its site (Lichess at the ply), where `Site` is a URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// At most this many players are counted by name (about 10 MB).
@@ -241,6 +267,12 @@ impl Aggregate {
             }
         }
         self.points_untracked_events = self.points.values().filter(|p| p.untracked).count() as u64;
+        // the first examples in input order: the parts are merged in order
+        for (kind, rows) in &other.examples {
+            let mine = self.examples.entry(kind.clone()).or_default();
+            let room = EXAMPLES_PER_KIND.saturating_sub(mine.len());
+            mine.extend(rows.iter().take(room).cloned());
+        }
     }
 
     /// The JSON with the `run` key left out and keys sorted: what must be
@@ -278,6 +310,7 @@ pub struct Aggregator {
     players_untracked: u64,
     points: HashMap<Box<[u8]>, EventAcc>,
     point_pairs: usize,
+    examples: BTreeMap<String, Vec<ExampleRow>>,
     first_claim: BTreeMap<u32, u64>,
     after_end: BTreeMap<u32, u64>,
     let_pass: BTreeMap<u32, u64>,
@@ -313,6 +346,7 @@ impl Aggregator {
             players_untracked: 0,
             points: HashMap::new(),
             point_pairs: 0,
+            examples: BTreeMap::new(),
             result: None,
         }
     }
@@ -518,6 +552,7 @@ impl Aggregator {
             }
         }
         a.points_untracked_events = a.points.values().filter(|p| p.untracked).count() as u64;
+        a.examples = self.examples.clone();
         let hist = |m: &BTreeMap<u32, u64>, label: fn(u32) -> String| -> BTreeMap<String, u64> {
             m.iter().map(|(k, v)| (label(*k), *v)).collect()
         };
@@ -677,6 +712,21 @@ impl Sink for Aggregator {
             ) {
                 let after = r.plies.saturating_sub(f.ply);
                 *self.after_end.entry(count_bucket(after)).or_default() += 1;
+            }
+        }
+        for f in &r.findings {
+            let rows = self.examples.entry(f.kind.name().to_string()).or_default();
+            if rows.len() < EXAMPLES_PER_KIND {
+                let e = crate::report::examples::Example::new(game, f);
+                rows.push(ExampleRow {
+                    file: e.file,
+                    game: e.game,
+                    line: e.line,
+                    players: e.players,
+                    place: e.place,
+                    what: e.what,
+                    link: e.link,
+                });
             }
         }
         let fa = &r.facets;

@@ -251,12 +251,16 @@ fn check_offline(html: &str) {
     ] {
         assert!(!lower.contains(bad), "the page has {bad}");
     }
+    // links within the page, or to a game on its site (an example's
+    // `Site`): followed when clicked, never fetched
     for (i, _) in lower.match_indices("href=\"") {
+        let to = &lower[i + 6..];
         assert!(
-            lower[i + 6..].starts_with('#'),
+            to.starts_with('#') || to.starts_with("https://") || to.starts_with("http://"),
             "a link out of the page: {}",
             &html[i..(i + 60).min(html.len())]
         );
+        assert!(lower[..i].ends_with("<a "), "an href not on an anchor");
     }
 }
 

@@ -138,6 +138,14 @@ fn parts_of_the_bundled_data_merge_into_the_whole() {
         });
     assert_eq!(games, 2 * 25);
     assert_eq!(recorded, 2 * 25, "each game gives two half-points");
+    // examples: the first five in input order (TWIC came first here)
+    let ex = w["examples"]["missed_threefold"].as_array().unwrap();
+    assert_eq!(ex.len(), 5);
+    assert!(ex
+        .iter()
+        .all(|e| e["file"].as_str().unwrap().ends_with("twic-2000.pgn.zst")));
+    let games: Vec<u64> = ex.iter().map(|e| e["game"].as_u64().unwrap()).collect();
+    assert!(games.windows(2).all(|w| w[0] < w[1]), "{games:?}");
     // a file that is not an aggregate is an error naming it
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{}").unwrap();

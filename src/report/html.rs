@@ -73,6 +73,7 @@ pub fn render(agg: &Aggregate) -> String {
     distributions(&mut s, agg);
     points(&mut s, agg);
     players(&mut s, agg);
+    examples(&mut s, agg);
     breakdowns(&mut s, agg);
     runs(&mut s, agg);
     s.push_str("</main>\n</body>\n</html>\n");
@@ -423,6 +424,9 @@ fn contents(s: &mut String, agg: &Aggregate) {
     items.push(("distributions", "Distributions"));
     items.push(("points", "Points under Art. 11"));
     items.push(("players", "Players"));
+    if !agg.examples.is_empty() {
+        items.push(("examples", "Examples"));
+    }
     items.push(("breakdowns", "Breakdowns"));
     items.push(("runs", "Runs"));
     s.push_str("<nav><ul>");
@@ -1572,4 +1576,41 @@ fn runs(s: &mut String, agg: &Aggregate) {
         );
     }
     s.push_str("</tbody>\n</table>\n");
+}
+
+/// The first findings of each kind, in input order.
+fn examples(s: &mut String, agg: &Aggregate) {
+    if agg.examples.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "<h2 id=\"examples\">Examples</h2>");
+    let _ = writeln!(
+        s,
+        "<p>The first findings of each kind, in input order: the game (counted from 1, with the line where it starts), the players, the move as people write it, and the game on its site where <code>Site</code> is a link (Lichess at the ply).</p>"
+    );
+    for kind in Kind::ALL {
+        let Some(rows) = agg.examples.get(kind.name()) else {
+            continue;
+        };
+        let _ = writeln!(s, "<h3><code>{}</code></h3>", esc(kind.name()));
+        let _ = writeln!(
+            s,
+            "<table><tr><th>game</th><th>players</th><th>move</th><th>what</th></tr>"
+        );
+        for r in rows {
+            let game = format!("{}: game {} (line {})", r.file, r.game, r.line);
+            let game = match &r.link {
+                Some(l) => format!("<a href=\"{}\">{}</a>", esc(l), esc(&game)),
+                None => esc(&game),
+            };
+            let _ = writeln!(
+                s,
+                "<tr><td class=\"name\">{game}</td><td class=\"name\">{}</td><td class=\"nw\">{}</td><td>{}</td></tr>",
+                esc(&r.players),
+                esc(&r.place),
+                esc(&r.what)
+            );
+        }
+        let _ = writeln!(s, "</table>");
+    }
 }
