@@ -5,7 +5,8 @@
 #   scripts/bench.sh FILE.pgn[.zst]...
 #
 # For each input: `pgn-arbiter audit` at 1 thread and at all threads
-# (every check, JSON Lines to /dev/null), pgn-extract -r (validation only,
+# (every check, JSON Lines to /dev/null; at 1 thread also with the
+# statistics report, --report-json and --html), pgn-extract -r (validation only,
 # Debian's pgn-extract; plain files only), the bare replay baseline
 # (benches/replay_baseline.rs, plain files only), python-chess with every
 # claim check (../shared/tools/oracle.py on the first $ORACLE_GAMES games, default
@@ -90,6 +91,10 @@ for f in "$@"; do
   read -r s r < <(best "$bin" audit "$f" --quiet --threads 1 --jsonl /dev/null)
   one=$s
   row "pgn-arbiter 1 thread" "$s" "$r" "$ref"
+  # the statistics report in the same pass (issue: at most +10 %)
+  read -r s r < <(best "$bin" audit "$f" --quiet --threads 1 --jsonl /dev/null --report-json /dev/null --html /dev/null)
+  row "pgn-arbiter 1 thread + report" "$s" "$r" "$ref"
+  printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  (report's time vs none)" "" "" "" "" "$(awk -v a="$s" -v b="$one" 'BEGIN{printf "%.3fx", a/(b>0?b:1e-3)}')"
   if [ -n "${base:-}" ]; then
     printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  (1 thread vs baseline)" "" "" "" "" "$(awk -v a="$base" -v b="$one" 'BEGIN{printf "%.2fx", a/(b>0?b:1e-3)}')"
   fi

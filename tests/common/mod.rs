@@ -365,7 +365,9 @@ impl Needs {
         // Not eprintln!: the test harness captures that and shows it only
         // when the test fails. Writes through the handle are not captured.
         use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED {line}");
+        // one write, so that another test's output cannot cut the line
+        let whole = format!("SKIPPED {line}\n");
+        let _ = std::io::stderr().write_all(whole.as_bytes());
         false
     }
 }
