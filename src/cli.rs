@@ -211,6 +211,8 @@ const EXIT_CODES: &str =
 pub const EXIT_GATE_FAILED: i32 = 1;
 /// The run could not be made as asked: a usage error, an unreadable input.
 pub const EXIT_INPUT_OR_USAGE: i32 = 2;
+/// Interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Reports the first invalid games on stderr as they come.
 struct Warnings<'a> {
@@ -303,7 +305,19 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
             crate::pipeline::max_threads()
         );
     }
+    // Ctrl-C: the first stops reading and the run ends with what it read
+    // (exit 130); a second ends the process at once.
+    let interrupt = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            sig,
+            EXIT_INTERRUPTED,
+            interrupt.clone(),
+        );
+        let _ = signal_hook::flag::register(sig, interrupt.clone());
+    }
     let audit = Audit::new()
+        .interrupt(interrupt.clone())
         .laws(args.laws.laws())
         .dead(args.dead.effort())
         .threads(args.threads.unwrap_or(0))
@@ -416,6 +430,13 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     let failures = gate::check(&gate, &run.total);
     if !failures.is_empty() && code == EXIT_OK {
         code = EXIT_GATE_FAILED;
+    }
+    if run.interrupted {
+        eprintln!(
+            "pgn-arbiter: interrupted: {} games read before Ctrl-C were audited and reported; the rest was not read",
+            run.total.games
+        );
+        code = EXIT_INTERRUPTED;
     }
     if let Some(p) = &args.summary_json {
         let summary = RunSummary::new(&run, args.laws.name().to_string(), &failures);

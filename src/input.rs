@@ -319,23 +319,22 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// Reads up to `want` bytes into `buf` (appending); returns how many were
-/// read (fewer only at the end of the stream).
-pub fn fill(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
+/// Reads once (up to `want` bytes, appending): what the source has now;
+/// 0 only at the end of the stream.
+pub fn read_some(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<usize> {
     let start = buf.len();
     buf.resize(start + want, 0);
-    let mut n = 0;
-    while n < want {
-        match r.read(&mut buf[start + n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
+    loop {
+        match r.read(&mut buf[start..]) {
+            Ok(k) => {
+                buf.truncate(start + k);
+                return Ok(k);
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
-                buf.truncate(start + n);
+                buf.truncate(start);
                 return Err(e);
             }
         }
     }
-    buf.truncate(start + n);
-    Ok(n)
 }

@@ -18,7 +18,7 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
@@ -46,6 +46,9 @@ pub struct Config {
     pub tags: TagSet,
     /// Read every game's facets for the statistics report.
     pub facets: bool,
+    /// Set (by a Ctrl-C handler) to stop reading: the games read so far are
+    /// audited and handed over, the rest is not read.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Config {
@@ -58,6 +61,7 @@ impl Default for Config {
             region_size: 4 << 20,
             tags: TagSet::Default,
             facets: false,
+            interrupt: None,
         }
     }
 }
@@ -128,6 +132,8 @@ impl Sink for Vec<&mut dyn Sink> {
 /// What a whole run made of its inputs.
 #[derive(Debug, Clone)]
 pub struct RunOutcome {
+    /// The run was interrupted (Ctrl-C): the counts are of what was read.
+    pub interrupted: bool,
     /// Each input, in the order read.
     pub inputs: Vec<InputOutcome>,
     /// The counts of every input together.
@@ -321,7 +327,8 @@ impl Pipeline {
                 emit.stats.bytes = len as u64;
             }
             Source::Stream(r) => {
-                let mut chunks = StreamChunks::new(r, self.cfg.region_size, read);
+                let mut chunks =
+                    StreamChunks::new(r, self.cfg.region_size, read, self.cfg.interrupt.clone());
                 self.drive(&mut chunks, &mut emit)?;
                 emit.stats.bytes = chunks.total;
                 outcome.error = chunks.error();
@@ -354,6 +361,10 @@ impl Pipeline {
             let mut exhausted = false;
             loop {
                 while !exhausted && in_flight < limit {
+                    if is_set(&self.cfg.interrupt) {
+                        exhausted = true;
+                        break;
+                    }
                     match chunks.next(chunk_size) {
                         Some((buf, start, end)) => {
                             let job = Job {
@@ -503,6 +514,14 @@ struct StreamChunks {
     total: u64,
     error: Option<String>,
     read: Arc<AtomicU64>,
+    interrupt: Option<Arc<AtomicBool>>,
+    /// Uncompressed bytes received from the reader so far.
+    read_so_far: u64,
+}
+
+/// Whether an interrupt flag is set.
+fn is_set(flag: &Option<Arc<AtomicBool>>) -> bool {
+    flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 enum Region {
@@ -521,7 +540,12 @@ enum Region {
 }
 
 impl StreamChunks {
-    fn new(r: Box<dyn Read + Send>, region_size: usize, read: Arc<AtomicU64>) -> Self {
+    fn new(
+        r: Box<dyn Read + Send>,
+        region_size: usize,
+        read: Arc<AtomicU64>,
+        interrupt: Option<Arc<AtomicBool>>,
+    ) -> Self {
         let (tx, rx) = sync_channel::<Region>(2);
         std::thread::spawn(move || read_regions(r, region_size.max(1), tx));
         StreamChunks {
@@ -530,12 +554,31 @@ impl StreamChunks {
             total: 0,
             error: None,
             read,
+            interrupt,
+            read_so_far: 0,
         }
     }
 
     /// Takes the next region from the reader thread; `false` at the end.
     fn refill(&mut self) -> bool {
-        match self.rx.recv() {
+        // The reader may wait on a pipe for ever: look at the interrupt
+        // now and then instead of waiting with it.
+        let next = loop {
+            match self.rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(r) => break Ok(r),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if is_set(&self.interrupt) {
+                        self.total = self.read_so_far;
+                        return false;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break Err(()),
+            }
+        };
+        if let Ok(Region::Bytes { base, bytes }) = &next {
+            self.read_so_far = base + bytes.bytes.len() as u64;
+        }
+        match next {
             Ok(Region::Bytes { bytes, base }) => {
                 let len = bytes.bytes.len();
                 self.region = Some((
@@ -607,12 +650,20 @@ fn read_regions(mut r: Box<dyn Read + Send>, region_size: usize, tx: SyncSender<
     loop {
         let mut eof = false;
         while carry.len() < want {
-            match input::fill(&mut *r, &mut carry, block) {
+            match input::read_some(&mut *r, &mut carry, block) {
                 Ok(0) => {
                     eof = true;
                     break;
                 }
-                Ok(n) => total += n as u64,
+                Ok(n) => {
+                    total += n as u64;
+                    // A short read: a pipe gave what it had. Hand over the
+                    // games read so far rather than wait for a full region
+                    // (the writer may be slow, or never close the pipe).
+                    if n < block && carry.len() >= block && split::last_boundary(&carry).is_some() {
+                        break;
+                    }
+                }
                 Err(e) => {
                     // `carry` keeps what was read before the error
                     total = base + carry.len() as u64;

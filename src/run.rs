@@ -75,6 +75,14 @@ impl Audit {
         self
     }
 
+    /// Stops reading when `flag` is set (a Ctrl-C handler sets it): the games
+    /// read so far are audited and handed to the sink, the run ends with
+    /// [`RunOutcome::interrupted`].
+    pub fn interrupt(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Audit {
+        self.cfg.interrupt = Some(flag);
+        self
+    }
+
     /// Target chunk size and stream region size in bytes (tuning, tests).
     #[doc(hidden)]
     pub fn sizes(mut self, chunk_size: usize, region_size: usize) -> Audit {
@@ -114,7 +122,16 @@ impl Audit {
         );
         let mut outcomes = Vec::new();
         let mut total = Stats::default();
+        let stopped = || {
+            self.cfg
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        };
         for input in named {
+            if stopped() {
+                break;
+            }
             let outcome = match input {
                 Ok(input) => {
                     let outcome = pipeline.run(&input, sink, progress)?;
@@ -136,6 +153,7 @@ impl Audit {
             outcomes.push(outcome);
         }
         let run = RunOutcome {
+            interrupted: stopped(),
             inputs: outcomes,
             total,
             threads: pipeline.threads(),
@@ -157,6 +175,11 @@ impl Audit {
         let pipeline = Pipeline::new(self.cfg.clone())?;
         let outcome = pipeline.run_reader(name, Box::new(reader), sink, &())?;
         let run = RunOutcome {
+            interrupted: self
+                .cfg
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)),
             total: outcome.stats.clone(),
             inputs: vec![outcome],
             threads: pipeline.threads(),

@@ -149,6 +149,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         region_size: usize::MAX / 4,
         tags: TagSet::All,
         facets: true,
+        interrupt: None,
     };
     for seed in 0..2000u64 {
         let mut rng = Rng(seed);
@@ -203,6 +204,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
                 region_size: region,
                 tags: TagSet::All,
                 facets: true,
+                interrupt: None,
             };
             let got = run(file, cfg);
             assert!(

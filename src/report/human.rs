@@ -152,6 +152,13 @@ pub fn render(
             let _ = writeln!(s, "--fail-on FAILED: {f}");
         }
     }
+    if run.interrupted {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "INTERRUPTED (Ctrl-C): these are the counts of the games read before it"
+        );
+    }
     let _ = writeln!(s);
     let mb = total.bytes as f64 / 1e6;
     let secs = seconds.max(1e-9);

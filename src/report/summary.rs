@@ -27,6 +27,8 @@ pub struct RunSummary {
     pub input_errors: usize,
     /// The `--fail-on` conditions that held, with their figures.
     pub failed_conditions: Vec<String>,
+    /// Interrupted (Ctrl-C): the counts are of the games read before it.
+    pub interrupted: bool,
 }
 
 /// One input of a run summary.
@@ -64,6 +66,7 @@ impl RunSummary {
             total: run.total.to_json(),
             input_errors: run.inputs.iter().filter(|o| o.error.is_some()).count(),
             failed_conditions: failures.iter().map(|f| f.to_string()).collect(),
+            interrupted: run.interrupted,
         }
     }
 }
