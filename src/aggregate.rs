@@ -96,6 +96,11 @@ pub struct ExampleRow {
     pub link: Option<String>,
 }
 
+/// At most this many distinct events (and terminations) are counted by
+/// name; the games of further ones go to the bucket `(other)`, so memory
+/// stays bounded (about 20 MB) whatever the number of events.
+pub const NAME_CAP: usize = 200_000;
+
 /// At most this many players are counted by name (about 10 MB).
 pub const PLAYER_CAP: usize = 100_000;
 /// Standings are kept for events of at most this many players.
@@ -305,6 +310,9 @@ pub struct Aggregator {
     event: HashMap<Box<[u8]>, Row>,
     no_termination: Row,
     no_event: Row,
+    /// Games of values beyond [`NAME_CAP`] distinct ones.
+    other_termination: Row,
+    other_event: Row,
     time_rating: HashMap<(TimeClass, u16), Row>,
     players: HashMap<Box<[u8]>, PlayerCounts>,
     players_untracked: u64,
@@ -338,6 +346,8 @@ impl Aggregator {
             event: HashMap::new(),
             no_termination: [0; 9],
             no_event: [0; 9],
+            other_termination: [0; 9],
+            other_event: [0; 9],
             first_claim: BTreeMap::new(),
             after_end: BTreeMap::new(),
             let_pass: BTreeMap::new(),
@@ -365,6 +375,11 @@ impl Aggregator {
         let laws = decided_result(&r.findings).unwrap_or(recorded);
         let law = halves(laws).unwrap_or(rec);
         if !self.points.contains_key(event) {
+            if self.points.len() >= NAME_CAP {
+                // bounded memory: events beyond the first NAME_CAP are not
+                // followed (the test of a capped run is `(other)` in by.event)
+                return;
+            }
             self.points.insert(event.into(), EventAcc::default());
         }
         let acc = self.points.get_mut(event).expect("inserted");
@@ -499,26 +514,35 @@ impl Aggregator {
                 .map(|(b, r)| (band_name(*b), *r))
                 .collect(),
         );
-        let named = |map: &HashMap<Box<[u8]>, Row>, none: &Row| -> Vec<(String, Row)> {
-            // values that differ only in bytes that are not UTF-8 share a name
-            let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-            for (k, r) in map {
-                let row = rows
-                    .entry(String::from_utf8_lossy(k).into_owned())
-                    .or_insert([0; 9]);
-                for i in 0..row.len() {
-                    row[i] += r[i];
+        let named =
+            |map: &HashMap<Box<[u8]>, Row>, none: &Row, other: &Row| -> Vec<(String, Row)> {
+                // values that differ only in bytes that are not UTF-8 share a name
+                let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+                for (k, r) in map {
+                    let row = rows
+                        .entry(String::from_utf8_lossy(k).into_owned())
+                        .or_insert([0; 9]);
+                    for i in 0..row.len() {
+                        row[i] += r[i];
+                    }
                 }
-            }
-            let mut v: Vec<(String, Row)> = rows.into_iter().collect();
-            v.push(("(none)".into(), *none));
-            v
-        };
+                let mut v: Vec<(String, Row)> = rows.into_iter().collect();
+                v.push(("(none)".into(), *none));
+                v.push(("(other)".into(), *other));
+                v
+            };
         dim(
             "termination",
-            named(&self.termination, &self.no_termination),
+            named(
+                &self.termination,
+                &self.no_termination,
+                &self.other_termination,
+            ),
         );
-        dim("event", named(&self.event, &self.no_event));
+        dim(
+            "event",
+            named(&self.event, &self.no_event, &self.other_event),
+        );
         dim(
             "time_control_rating",
             self.time_rating
@@ -775,17 +799,26 @@ impl Sink for Aggregator {
         if let (Some(event), Some(w), Some(b)) = (Facets::get(fa.event, game.text), white, black) {
             self.add_points(event, w, b, game);
         }
-        for (span, map, none) in [
+        for (span, map, none, other) in [
             (
                 fa.termination,
                 &mut self.termination,
                 &mut self.no_termination,
+                &mut self.other_termination,
             ),
-            (fa.event, &mut self.event, &mut self.no_event),
+            (
+                fa.event,
+                &mut self.event,
+                &mut self.no_event,
+                &mut self.other_event,
+            ),
         ] {
+            let full = map.len() >= NAME_CAP;
             match Facets::get(span, game.text) {
                 Some(v) => match map.get_mut(v) {
                     Some(row) => add_row(row, &kinds),
+                    // memory stays bounded whatever the number of events
+                    None if full => add_row(other, &kinds),
                     None => {
                         let mut row = [0; 9];
                         add_row(&mut row, &kinds);
