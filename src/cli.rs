@@ -1,7 +1,7 @@
 //! The command line: parsed here, carried out by [`run_audit`].
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -325,7 +325,10 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         .facets(args.report_json.is_some() || args.html.is_some())
         .sizes(args.chunk_size, args.region_size);
 
-    let bar = Bar::new(!args.quiet);
+    // A bar on the terminal that also shows output would leave copies of
+    // itself among the lines.
+    let output_on_terminal = to_stdout > 0 && io::stdout().is_terminal();
+    let bar = Bar::new(!args.quiet && !output_on_terminal);
     let mut jsonl = match &args.jsonl {
         Some(p) => Some(JsonlSink::new(open_output(p)?)),
         None => None,

@@ -162,6 +162,8 @@ pub trait Progress {
     fn update(&self, input_bytes: u64, games: u64);
     /// The run starts; `total_bytes` is the inputs' size on disk, if known.
     fn start(&self, _total_bytes: Option<u64>) {}
+    /// An input is about to be read.
+    fn input_start(&self, _name: &str) {}
     /// An input is finished: `bytes` of it on disk, `games` read.
     fn input_done(&self, _bytes: u64, _games: u64) {}
 }

@@ -15,6 +15,8 @@ pub struct Bar {
     /// Bytes of the inputs already finished, and games.
     done_bytes: std::cell::Cell<u64>,
     done_games: std::cell::Cell<u64>,
+    /// The input being read, as the bar shows it.
+    current: std::cell::RefCell<String>,
 }
 
 impl Bar {
@@ -23,11 +25,7 @@ impl Bar {
     pub fn new(enabled: bool) -> Bar {
         let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
-            let style = ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-            bar.set_style(style);
+            bar.set_style(spinner());
             bar.enable_steady_tick(Duration::from_millis(250));
             bar
         });
@@ -35,6 +33,7 @@ impl Bar {
             bar,
             done_bytes: Default::default(),
             done_games: Default::default(),
+            current: Default::default(),
         }
     }
 
@@ -58,9 +57,25 @@ impl Progress for Bar {
     /// `total` is the sum of the inputs' sizes on disk (compressed for
     /// `.zst`), if known.
     fn start(&self, total: Option<u64>) {
+        // Without a total (stdin, a pipe) a spinner with bytes and rate: a
+        // bar would show done = total and an ETA of 0.
         if let (Some(b), Some(total)) = (&self.bar, total) {
             b.set_length(total);
+            b.set_style(bar());
         }
+    }
+
+    fn input_start(&self, name: &str) {
+        // the end of the name, which tells files apart
+        let chars: Vec<char> = name.chars().collect();
+        let shown: String = if chars.len() > 32 {
+            std::iter::once('…')
+                .chain(chars[chars.len() - 31..].iter().copied())
+                .collect()
+        } else {
+            name.to_string()
+        };
+        *self.current.borrow_mut() = shown;
     }
 
     /// An input is finished: later updates count from here.
@@ -74,7 +89,31 @@ impl Progress for Bar {
             b.set_position(self.done_bytes.get() + input_bytes);
             let games = self.done_games.get() + games;
             let secs = b.elapsed().as_secs_f64().max(1e-3);
-            b.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+            b.set_message(format!(
+                "{}: {} games ({:.0}/s)",
+                self.current.borrow(),
+                crate::report::human::thousands(games),
+                games as f64 / secs
+            ));
         }
     }
+}
+
+/// Bytes as the summary counts them (MB, not MiB), on disk: compressed for
+/// a `.zst`, as the total is. The message (games, the file) takes what is
+/// left of the line and is cut, so the bar stays one line on a narrow
+/// terminal.
+fn bar() -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{spinner} {elapsed_precise} {bar:20} {decimal_bytes}/{decimal_total_bytes} ETA {eta} {wide_msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
+/// For inputs of unknown size.
+fn spinner() -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{spinner} {elapsed_precise} {decimal_bytes} read ({decimal_bytes_per_sec}) {wide_msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_spinner())
 }

@@ -134,6 +134,7 @@ impl Audit {
             }
             let outcome = match input {
                 Ok(input) => {
+                    progress.input_start(&input.name);
                     let outcome = pipeline.run(&input, sink, progress)?;
                     progress.input_done(size(&input.path).unwrap_or(0), outcome.stats.games);
                     outcome
