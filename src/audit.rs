@@ -221,6 +221,12 @@ pub struct GameReport {
     pub tags: Option<Box<ReportTags>>,
     /// Engine questions answered `Unknown` (`UNDECIDED_*` bits).
     pub undecided: u8,
+    /// Tag sections swallowed by a comment of this game that ran on (see
+    /// [`RawGame::swallowed`]), and whether the comment ran to the end of
+    /// the input.
+    pub swallowed: u32,
+    /// A comment of this game was still open at the end of the input.
+    pub unterminated: bool,
     /// What the statistics report breaks the game down by (read only when
     /// the auditor is asked to, see [`Auditor::with_facets`]).
     pub facets: Facets,
@@ -399,6 +405,8 @@ impl Auditor {
             findings: Vec::new(),
             tags: None,
             undecided: 0,
+            swallowed: game.swallowed,
+            unterminated: game.unterminated,
             facets: if self.facets {
                 Facets::of(game)
             } else {

@@ -224,6 +224,34 @@ const MAX_WARNINGS: usize = 20;
 
 impl Sink for Warnings<'_> {
     fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        let r = game.report;
+        if r.swallowed > 0 || r.unterminated {
+            self.warned += 1;
+            if self.warned <= MAX_WARNINGS {
+                let mut what = String::from("a comment left open");
+                if r.swallowed > 0 {
+                    what.push_str(&format!(
+                        " runs over {} tag section{} (the games there are read as the comment)",
+                        r.swallowed,
+                        if r.swallowed == 1 { "" } else { "s" }
+                    ));
+                }
+                if r.unterminated {
+                    what.push_str(if r.swallowed > 0 {
+                        ", to the end of the input"
+                    } else {
+                        " runs to the end of the input"
+                    });
+                }
+                self.bar.println(&format!(
+                    "pgn-arbiter: {}: game {} (line {}, byte {}): {what}",
+                    game.file,
+                    game.index + 1,
+                    r.line,
+                    r.offset
+                ));
+            }
+        }
         for f in &game.report.findings {
             if f.kind == Kind::InvalidGame {
                 self.warned += 1;
@@ -417,7 +445,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     bar.finish();
     if warnings.warned > MAX_WARNINGS {
         eprintln!(
-            "pgn-arbiter: {} more invalid games (see the invalid_game findings)",
+            "pgn-arbiter: {} more warnings (invalid games: see the invalid_game findings)",
             warnings.warned - MAX_WARNINGS
         );
     }

@@ -35,6 +35,12 @@ pub struct RawGame<'a> {
     /// The game's own text: from its first byte to the end of its last
     /// line (tag section or movetext).
     pub text: &'a [u8],
+    /// Tag sections (a `[` line after a blank line) inside a comment of the
+    /// movetext: games a comment left open swallowed. pgn-reader reads them
+    /// as the comment, and so does the audit; they are reported.
+    pub swallowed: u32,
+    /// A comment was still open at the end of the input.
+    pub unterminated: bool,
 }
 
 impl<'a> RawGame<'a> {
@@ -119,6 +125,11 @@ struct Builder<'a> {
     movetext_end: usize,
     /// End of the last tag line.
     tags_end: usize,
+    /// See [`RawGame::swallowed`].
+    swallowed: u32,
+    /// The last line inside a comment was blank.
+    gap_in_brace: bool,
+    unterminated: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -136,6 +147,8 @@ impl<'a> Builder<'a> {
             tags: self.tags,
             movetext,
             text: &buf[self.offset..end.max(self.offset)],
+            swallowed: self.swallowed,
+            unterminated: self.unterminated,
         }
     }
 
@@ -174,6 +187,9 @@ impl<'a> Splitter<'a> {
             movetext_start: None,
             movetext_end: end,
             tags_end: end,
+            swallowed: 0,
+            gap_in_brace: false,
+            unterminated: false,
         });
         self.add_tag_line(start, end);
     }
@@ -233,6 +249,9 @@ impl<'a> Iterator for Splitter<'a> {
                             movetext_start: None,
                             movetext_end: end,
                             tags_end: 0,
+                            swallowed: 0,
+                            gap_in_brace: false,
+                            unterminated: false,
                         });
                         self.start_movetext(start, end);
                     }
@@ -264,8 +283,21 @@ impl<'a> Iterator for Splitter<'a> {
                 }
                 State::Move => {
                     if self.in_brace {
+                        let cur = self.cur.as_mut().expect("open game");
+                        if blank {
+                            cur.gap_in_brace = true;
+                        } else {
+                            let body = &line[leading_blank(line)..];
+                            if cur.gap_in_brace
+                                && body.first() == Some(&b'[')
+                                && !parse_tag_line(line).0.is_empty()
+                            {
+                                cur.swallowed += 1;
+                            }
+                            cur.gap_in_brace = false;
+                        }
+                        cur.movetext_end = end;
                         self.in_brace = scan_braces(line, true);
-                        self.cur.as_mut().expect("open game").movetext_end = end;
                     } else if first == b'[' {
                         let game = self.take();
                         self.start_tag_game(start, end);
@@ -280,6 +312,11 @@ impl<'a> Iterator for Splitter<'a> {
                         }
                     }
                 }
+            }
+        }
+        if self.in_brace && self.state == State::Move {
+            if let Some(cur) = self.cur.as_mut() {
+                cur.unterminated = true;
             }
         }
         if self.end.is_none() {

@@ -24,6 +24,11 @@ pub struct Stats {
     pub bytes: u64,
     /// Games with at least one finding.
     pub flagged: u64,
+    /// Games with a comment left open: it ran over tag sections or to the
+    /// end of the input.
+    pub open_comments: u64,
+    /// Tag sections read as part of such comments: games hidden in them.
+    pub hidden_games: u64,
     /// Games with a finding of each kind, by [`Kind::index`].
     pub kind_games: [u64; 8],
     /// Missed claims of each kind whose claimant then lost.
@@ -52,6 +57,10 @@ impl Stats {
     /// Counts one audited game.
     pub fn add_game(&mut self, report: &GameReport) {
         self.games += 1;
+        if report.swallowed > 0 || report.unterminated {
+            self.open_comments += 1;
+            self.hidden_games += u64::from(report.swallowed);
+        }
         match report.status {
             Status::Analysed => self.analysed += 1,
             Status::Invalid => self.invalid += 1,
@@ -97,6 +106,8 @@ impl Stats {
         self.plies += other.plies;
         self.bytes += other.bytes;
         self.flagged += other.flagged;
+        self.open_comments += other.open_comments;
+        self.hidden_games += other.hidden_games;
         for i in 0..8 {
             self.kind_games[i] += other.kind_games[i];
             self.missed_then_lost[i] += other.missed_then_lost[i];
@@ -128,6 +139,8 @@ impl Stats {
             plies: self.plies,
             bytes: self.bytes,
             flagged: self.flagged,
+            open_comments: self.open_comments,
+            hidden_games: self.hidden_games,
             kinds: Kind::ALL
                 .iter()
                 .map(|k| KindJson {
@@ -183,6 +196,10 @@ pub struct StatsJson {
     pub bytes: u64,
     /// Games with at least one finding.
     pub flagged: u64,
+    /// Games with a comment left open (over tag sections or to the end).
+    pub open_comments: u64,
+    /// Tag sections inside such comments: games they hide.
+    pub hidden_games: u64,
     /// One entry per kind, in [`Kind::ALL`] order.
     pub kinds: Vec<KindJson>,
     /// Games judged by each edition, by its name.

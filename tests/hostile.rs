@@ -234,3 +234,54 @@ fn ctrl_c_ends_the_run_with_what_was_read() {
         .sum();
     assert_eq!(text.lines().count() as u64, findings);
 }
+
+/// One stray `{` in game 5 of 200 real games: pgn-reader reads the rest of
+/// the file as that comment (SPEC.md follows it), and the run says so: the
+/// game is named with its line, the summary counts the comment left open
+/// and the 195 tag sections it hides, whatever the chunking.
+#[test]
+fn a_comment_left_open_is_named_with_the_games_it_hides() {
+    let data = sample();
+    let starts: Vec<usize> = data
+        .windows(3)
+        .enumerate()
+        .filter(|(_, w)| *w == b"\n\n[")
+        .map(|(i, _)| i + 2)
+        .collect();
+    let game5 = starts[3];
+    let movetext = game5
+        + data[game5..]
+            .windows(4)
+            .position(|w| w == b"\n1. ")
+            .unwrap()
+        + 1;
+    let mut text = data[..movetext].to_vec();
+    text.extend_from_slice(b"{ ");
+    text.extend_from_slice(&data[movetext..starts[199]]);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("brace.pgn");
+    std::fs::write(&p, &text).unwrap();
+    let line = 1 + text[..game5].iter().filter(|&&b| b == b'\n').count();
+    for extra in [
+        &["--threads", "1"][..],
+        &["--threads", "2", "--chunk-size", "4096"][..],
+    ] {
+        let (code, v, stderr) = summary(
+            bin()
+                .args(["audit", "--summary-json", "-"])
+                .args(extra)
+                .arg(&p),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "brace.pgn: game 5 (line {line}, byte {game5}): a comment left open runs over 195 tag sections"
+            )) && stderr.contains("to the end of the input"),
+            "{stderr}"
+        );
+        let t = &v["total"];
+        assert_eq!(t["games_read"], 5);
+        assert_eq!(t["open_comments"], 1);
+        assert_eq!(t["hidden_games"], 195);
+    }
+}

@@ -126,6 +126,8 @@ fn same(a: &[(u64, GameReport)], b: &[(u64, GameReport)]) -> bool {
                 && x.len == y.len
                 && x.id == y.id
                 && x.facets == y.facets
+                && x.swallowed == y.swallowed
+                && x.unterminated == y.unterminated
                 && x.status == y.status
                 && x.plies == y.plies
                 && x.findings == y.findings

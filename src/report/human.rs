@@ -152,6 +152,15 @@ pub fn render(
             let _ = writeln!(s, "--fail-on FAILED: {f}");
         }
     }
+    if total.open_comments > 0 {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "comments left open: {} games; {} tag sections inside them, games read as comments (see the warnings)",
+            thousands(total.open_comments),
+            thousands(total.hidden_games)
+        );
+    }
     if run.interrupted {
         let _ = writeln!(s);
         let _ = writeln!(
