@@ -640,7 +640,9 @@ fn read_regions(mut r: Box<dyn Read + Send>, region_size: usize, tx: SyncSender<
                 v.clear();
                 v
             }
-            Err(_) => Vec::with_capacity(region_size + block),
+            // grown as needed beyond 64 MiB: a huge --region-size must not
+            // allocate it all up front (found by fuzzing)
+            Err(_) => Vec::with_capacity(region_size.saturating_add(block).min(64 << 20)),
         }
     };
     let mut carry: Vec<u8> = fresh(&back_rx);

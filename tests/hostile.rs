@@ -285,3 +285,21 @@ fn a_comment_left_open_is_named_with_the_games_it_hides() {
         assert_eq!(t["hidden_games"], 195);
     }
 }
+
+/// Found by fuzzing: a stream read with a huge region size allocated the
+/// whole region up front and aborted.
+#[test]
+fn a_huge_region_size_on_a_stream_is_not_allocated_up_front() {
+    let mut child = bin()
+        .args(["audit", "--quiet", "--region-size", "4611686018427387903"])
+        .args(["--summary-json", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&sample()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"]["games_read"], 2000);
+}

@@ -26,6 +26,11 @@ impl<W: Write> JsonlSink<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    /// The writer, once the run is over.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
 }
 
 impl<W: Write> Sink for JsonlSink<W> {
