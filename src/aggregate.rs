@@ -481,7 +481,7 @@ impl Aggregator {
             "edition",
             Edition::ALL
                 .iter()
-                .map(|e| (e.name().to_string(), self.edition[edition_index(*e)]))
+                .map(|e| (e.name().to_string(), self.edition[e.index()]))
                 .collect(),
         );
         dim(
@@ -638,13 +638,6 @@ fn missed_index(k: Kind) -> Option<usize> {
     }
 }
 
-fn edition_index(e: Edition) -> usize {
-    match e {
-        Edition::Laws2001 => 0,
-        Edition::Laws2014 => 1,
-        Edition::Laws2018 => 2,
-    }
-}
 
 fn bucket(r: &Row) -> Bucket {
     Bucket {
@@ -754,7 +747,7 @@ impl Sink for Aggregator {
             }
         }
         let fa = &r.facets;
-        add_row(&mut self.edition[edition_index(r.edition)], &kinds);
+        add_row(&mut self.edition[r.edition.index()], &kinds);
         add_row(&mut self.time[fa.time_class as usize], &kinds);
         add_row(
             self.year.entry(fa.year.unwrap_or(0)).or_insert([0; 9]),

@@ -73,7 +73,7 @@ impl Stats {
         if !report.findings.is_empty() {
             self.flagged += 1;
         }
-        self.editions[edition_index(report.edition)] += 1;
+        self.editions[report.edition.index()] += 1;
         if report.undecided & UNDECIDED_DEAD != 0 {
             self.undecided[0] += 1;
         }
@@ -163,19 +163,12 @@ impl Stats {
                 .collect(),
             editions: Edition::ALL
                 .iter()
-                .map(|e| (e.name(), self.editions[edition_index(*e)]))
+                .map(|e| (e.name(), self.editions[e.index()]))
                 .collect(),
         }
     }
 }
 
-fn edition_index(e: Edition) -> usize {
-    match e {
-        Edition::Laws2001 => 0,
-        Edition::Laws2014 => 1,
-        Edition::Laws2018 => 2,
-    }
-}
 
 /// [`Stats`] as the summary JSON writes them.
 #[derive(Serialize)]

@@ -20,6 +20,15 @@ impl Edition {
     /// Every edition, oldest first.
     pub const ALL: [Edition; 3] = [Edition::Laws2001, Edition::Laws2014, Edition::Laws2018];
 
+    /// The edition's place in [`Edition::ALL`], for tables of counts.
+    pub fn index(self) -> usize {
+        match self {
+            Edition::Laws2001 => 0,
+            Edition::Laws2014 => 1,
+            Edition::Laws2018 => 2,
+        }
+    }
+
     /// The SPEC's name (`edition` in the reports, `--laws` values).
     pub fn name(self) -> &'static str {
         match self {
