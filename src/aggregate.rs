@@ -368,7 +368,9 @@ impl Aggregator {
         if r.status != Status::Analysed {
             return;
         }
-        let recorded = game_result(game.text);
+        let recorded = Facets::get(r.facets.result, game.text)
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .unwrap_or("*");
         let Some(rec) = halves(recorded) else {
             return;
         };
@@ -603,19 +605,6 @@ struct EventAcc {
     players: HashMap<Box<[u8]>, [u64; 3]>,
     untracked: bool,
     corrections: Vec<Correction>,
-}
-
-/// The game's `Result` tag, read from its text (the facets keep no span
-/// for it); `*` when there is none.
-fn game_result(text: &[u8]) -> &str {
-    match memchr::memmem::find(text, b"[Result \"") {
-        Some(i) => {
-            let v = &text[i + 9..];
-            let end = memchr::memchr(b'"', v).unwrap_or(0);
-            std::str::from_utf8(&v[..end]).unwrap_or("*").trim()
-        }
-        None => "*",
-    }
 }
 
 /// Points in halves for White and Black.

@@ -115,6 +115,8 @@ pub struct Facets {
     pub white: Option<Span>,
     /// The `Black` value's place in the game's text.
     pub black: Option<Span>,
+    /// The `Result` value's place in the game's text.
+    pub result: Option<Span>,
 }
 
 impl Facets {
@@ -144,6 +146,7 @@ impl Facets {
             termination: span("Termination"),
             white: span("White"),
             black: span("Black"),
+            result: span("Result"),
         }
     }
 
