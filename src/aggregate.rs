@@ -627,7 +627,6 @@ fn missed_index(k: Kind) -> Option<usize> {
     }
 }
 
-
 fn bucket(r: &Row) -> Bucket {
     Bucket {
         games: r[0],

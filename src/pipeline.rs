@@ -51,6 +51,13 @@ pub struct Config {
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 
+impl Config {
+    /// Whether the run was told to stop reading (see [`Config::interrupt`]).
+    pub fn interrupted(&self) -> bool {
+        is_set(&self.interrupt)
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -363,7 +370,7 @@ impl Pipeline {
             let mut exhausted = false;
             loop {
                 while !exhausted && in_flight < limit {
-                    if is_set(&self.cfg.interrupt) {
+                    if self.cfg.interrupted() {
                         exhausted = true;
                         break;
                     }

@@ -122,14 +122,8 @@ impl Audit {
         );
         let mut outcomes = Vec::new();
         let mut total = Stats::default();
-        let stopped = || {
-            self.cfg
-                .interrupt
-                .as_ref()
-                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-        };
         for input in named {
-            if stopped() {
+            if self.cfg.interrupted() {
                 break;
             }
             let outcome = match input {
@@ -154,7 +148,7 @@ impl Audit {
             outcomes.push(outcome);
         }
         let run = RunOutcome {
-            interrupted: stopped(),
+            interrupted: self.cfg.interrupted(),
             inputs: outcomes,
             total,
             threads: pipeline.threads(),
@@ -176,11 +170,7 @@ impl Audit {
         let pipeline = Pipeline::new(self.cfg.clone())?;
         let outcome = pipeline.run_reader(name, Box::new(reader), sink, &())?;
         let run = RunOutcome {
-            interrupted: self
-                .cfg
-                .interrupt
-                .as_ref()
-                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)),
+            interrupted: self.cfg.interrupted(),
             total: outcome.stats.clone(),
             inputs: vec![outcome],
             threads: pipeline.threads(),

@@ -169,7 +169,6 @@ impl Stats {
     }
 }
 
-
 /// [`Stats`] as the summary JSON writes them.
 #[derive(Serialize)]
 pub struct StatsJson {
