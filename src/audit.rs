@@ -40,7 +40,7 @@ impl DeadEffort {
     fn budget(self) -> Option<Budget> {
         match self {
             DeadEffort::Material => None,
-            DeadEffort::Quick => Some(Budget::QUICK),
+            DeadEffort::Quick => Some(Budget::PROOFS),
             DeadEffort::Thorough => Some(Budget::THOROUGH),
         }
     }
@@ -239,6 +239,9 @@ pub struct Auditor {
     table: RepetitionTable,
     effort: DeadEffort,
     prover: Prover,
+    /// The mainline moves played, for walking back from a dead final
+    /// position (rare) without keeping every position.
+    played: Vec<Move>,
     tags: TagSet,
     facets: bool,
 }
@@ -465,18 +468,13 @@ impl Auditor {
         let mut seventyfive = DrawTrack::default();
         let mut dead_pos = DrawTrack::default();
         let mut dead_proof: Option<Proof> = None;
-        // Quick budget: the positions after captures and pawn moves where a
-        // locked structure could make the game dead, asked at the end.
-        let mut late: Vec<Candidate> = Vec::new();
-        // The position before the last capture or pawn move, kept where a
-        // lock could follow: the lock's predecessor may be dead already
-        // (a pawn that can only walk into the lock).
-        let mut before: Option<Chess> = None;
         let budget = self.effort.budget();
-        let thorough = self.effort == DeadEffort::Thorough;
         let prover = &mut self.prover;
+        let played = &mut self.played;
+        played.clear();
         let automatic = edition.has_automatic_draws();
 
+        let start = budget.is_some().then(|| p0.clone());
         let mut pos = p0;
         let mut invalid: Option<Finding> = None;
         let mut legal = MoveList::new();
@@ -551,36 +549,11 @@ impl Auditor {
                     seventyfive.hit(ply, &pos);
                 }
             }
-            // Art. 9.6 (2001) / 5.2.2. A dead position stays dead: once
-            // proven, every later position is dead too.
-            if dead_proof.is_none() {
-                if dead::is_dead_by_material(&pos) {
-                    dead_proof = Some(Proof::Material);
-                } else if let Some(budget) = budget {
-                    // Only captures and pawn moves change what is reachable.
-                    // The quick budget asks once, at the end of the game.
-                    if (ply == 0 || clock == 0) && dead::is_candidate(&pos, thorough) {
-                        let candidate = Candidate {
-                            ply,
-                            pos: pos.clone(),
-                            before: before.take(),
-                        };
-                        if !thorough {
-                            late.push(candidate);
-                        } else {
-                            match candidate.first_dead(prover, budget) {
-                                Some((at, at_pos, proof)) => {
-                                    if at < ply {
-                                        dead_pos.hit(at, at_pos);
-                                    }
-                                    dead_proof = Some(proof);
-                                }
-                                None if prover.last_unknown => report.undecided |= UNDECIDED_DEAD,
-                                None => {}
-                            }
-                        }
-                    }
-                }
+            // Art. 9.6 (2001) / 5.2.2 by material, at every ply; beyond
+            // material, once per game after the loop. A dead position
+            // stays dead: once proven, every later position is dead too.
+            if dead_proof.is_none() && dead::is_dead_by_material(&pos) {
+                dead_proof = Some(Proof::Material);
             }
             if dead_proof.is_some() {
                 dead_pos.hit(ply, &pos);
@@ -593,11 +566,9 @@ impl Auditor {
             let rights = pos.castles().castling_rights();
             let from_ep = pos.legal_ep_square().is_some();
             let mover = pos.turn();
-            before = (m.is_zeroing()
-                && dead_proof.is_none()
-                && budget.is_some()
-                && dead::may_lock(&pos, thorough))
-            .then(|| pos.clone());
+            if start.is_some() {
+                played.push(m);
+            }
             pos.play_unchecked(m);
             let reversible =
                 !from_ep && pos.castles().castling_rights() == rights && table.advance(&m, mover);
@@ -609,34 +580,62 @@ impl Auditor {
 
         let n = ply;
         let valid = invalid.is_none();
-        // Quick budget: if the last candidate is dead, walk back to the
-        // first of the dead ones (a dead position stays dead).
-        if let (Some(budget), false) = (budget, late.is_empty()) {
-            let mut first: Option<(u32, &Chess, Proof)> = None;
-            for c in late.iter().rev() {
-                if dead_proof
-                    .is_some_and(|_| dead_pos.first.as_ref().is_some_and(|f| f.ply <= c.ply))
-                {
-                    continue;
-                }
-                match c.first_dead(prover, budget) {
-                    Some(found) => first = Some(found),
-                    None if first.is_none() && prover.last_unknown => {
-                        report.undecided |= UNDECIDED_DEAD;
-                        break;
+        // The last position analysed: the final one, or for an invalid
+        // game the one before the bad move's.
+        let last = if valid { Some(n) } else { n.checked_sub(1) };
+        // Art. 6.9: who won on time, asked at the final position.
+        let flag_winner = if valid && result::lost_on_time(game.tag("Termination")) {
+            result::winner(result)
+        } else {
+            None
+        };
+        let final_legal = valid.then(|| pos.legal_moves());
+        let mut flag: Option<Answer> = None;
+        // Art. 9.6 / 5.2.2 beyond material: one question per game, at the
+        // last position not yet dead by material (a dead position stays
+        // dead, so the game reached one exactly when that one is), then
+        // back ply by ply to the first dead one.
+        if let (Some(budget), Some(start)) = (budget, &start) {
+            let material_from = dead_pos.first.as_ref().map(|f| f.ply);
+            let asked = match material_from {
+                Some(m) => m.checked_sub(1),
+                None => last,
+            };
+            // A stalemate is dead too (no mate can follow), as SPEC's
+            // definition reads; a mate is not (one just happened).
+            if let Some(q) = asked {
+                let final_moves = final_legal.as_ref().filter(|_| q == n);
+                let question = if let Some(legal) = final_moves {
+                    let winner_first = flag_winner.filter(|w| !pos.has_insufficient_material(*w));
+                    let (deadness, answer) = prover.deadness_for(&pos, budget, winner_first, legal);
+                    flag = answer;
+                    deadness
+                } else {
+                    prover.deadness(&replay_to(start, &played[..q as usize]), budget)
+                };
+                match question {
+                    Deadness::Dead(proof) => {
+                        let (first, first_pos, proof) =
+                            walk_back(prover, budget, start, &played[..q as usize], proof);
+                        let analysed = if valid { n + 1 } else { n };
+                        dead_pos.first = Some(First {
+                            ply: first,
+                            pos: first_pos,
+                            mv: None,
+                        });
+                        dead_pos.count = analysed - first;
+                        dead_proof = Some(dead_proof.map_or(proof, |p| p.max(proof)));
                     }
-                    None => break,
+                    Deadness::Alive => {}
+                    Deadness::Unknown => {
+                        // Only the final position's question decides whether
+                        // the game ended dead; before a material draw it
+                        // only decides when.
+                        if material_from.is_none() {
+                            report.undecided |= UNDECIDED_DEAD;
+                        }
+                    }
                 }
-            }
-            if let Some((at, at_pos, proof)) = first {
-                let analysed = if valid { n + 1 } else { n };
-                dead_pos.first = Some(First {
-                    ply: at,
-                    pos: at_pos.clone(),
-                    mv: None,
-                });
-                dead_pos.count = analysed - at;
-                dead_proof = Some(proof);
             }
         }
         let drawn = result == b"1/2-1/2";
@@ -664,7 +663,8 @@ impl Auditor {
             // SPEC: no end-of-game checks, the final position is unknown.
             return;
         }
-        if let Some((expected, reason)) = result::forced_result(&pos) {
+        let legal = final_legal.unwrap_or_default();
+        if let Some((expected, reason)) = result::forced_result(&pos, &legal) {
             if result != expected {
                 out.push(Finding {
                     kind: Kind::WrongResult,
@@ -678,19 +678,19 @@ impl Auditor {
                 });
             }
         }
-        if result::lost_on_time(game.tag("Termination")) {
-            if let Some(winner) = result::winner(result) {
-                // `None`: not examined (the quick budget only examines
-                // locked structures; `--dead material` only material).
+        {
+            if let Some(winner) = flag_winner {
+                // `None`: not examined (`--dead material` only asks about
+                // material).
                 let answer = match (dead_proof, budget) {
                     (Some(proof), _) => Some(Answer::Unwinnable(proof)),
                     (None, _) if pos.has_insufficient_material(winner) => {
                         Some(Answer::Unwinnable(Proof::Material))
                     }
-                    (None, Some(budget)) if thorough || dead::is_candidate(&pos, false) => {
-                        Some(prover.can_mate(&pos, winner, budget))
+                    (None, Some(budget)) => {
+                        Some(flag.unwrap_or_else(|| prover.can_mate(&pos, winner, budget)))
                     }
-                    (None, _) => None,
+                    (None, None) => None,
                 };
                 match answer {
                     Some(Answer::Unwinnable(proof)) => out.push(Finding {
@@ -709,28 +709,45 @@ impl Auditor {
     }
 }
 
-/// A position after a capture or pawn move where a locked structure may
-/// have made the game dead, with the position before that move.
-struct Candidate {
-    ply: u32,
-    pos: Chess,
-    before: Option<Chess>,
+/// The position after the first `moves` from `start`.
+fn replay_to(start: &Chess, moves: &[Move]) -> Chess {
+    let mut pos = start.clone();
+    for &m in moves {
+        pos.play_unchecked(m);
+    }
+    pos
 }
 
-impl Candidate {
-    /// The first dead ply among this position and its predecessor, with
-    /// the position and the proof; `None` when this one is not proven dead.
-    fn first_dead(&self, prover: &mut Prover, budget: Budget) -> Option<(u32, &Chess, Proof)> {
-        let Deadness::Dead(proof) = prover.deadness(&self.pos, budget) else {
-            return None;
-        };
-        if let Some(pos) = &self.before {
-            if let Deadness::Dead(earlier) = prover.deadness(pos, budget) {
-                return Some((self.ply - 1, pos, earlier.max(proof)));
-            }
-        }
-        Some((self.ply, &self.pos, proof))
+/// From a dead position after `moves`, back ply by ply while the positions
+/// before it are proven dead too: the first dead ply, its position and the
+/// strongest proof used.
+fn walk_back(
+    prover: &mut Prover,
+    budget: Budget,
+    start: &Chess,
+    moves: &[Move],
+    proof: Proof,
+) -> (u32, Chess, Proof) {
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(start.clone());
+    for &m in moves {
+        let mut next = positions[positions.len() - 1].clone();
+        next.play_unchecked(m);
+        positions.push(next);
     }
+    let mut first = moves.len();
+    let mut proof = proof;
+    while first > 0 {
+        match prover.deadness(&positions[first - 1], budget) {
+            Deadness::Dead(earlier) => {
+                proof = proof.max(earlier);
+                first -= 1;
+            }
+            _ => break,
+        }
+    }
+    let pos = positions.swap_remove(first);
+    (first as u32, pos, proof)
 }
 
 /// P0: the `FEN` tag whenever there is one (with or without `SetUp`), else

@@ -624,8 +624,16 @@ fn wrong_result_when_stalemate_is_not_scored_as_a_draw() {
     let fen = Some("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
     for result in ["1-0", "0-1"] {
         let f = audit(&dated("2019.03.01", result, fen, "1. Qf7"));
-        assert_eq!(kinds(&f), ["wrong_result"], "{result}: {f:#?}");
+        // A stalemate is also a dead position (no mate can follow, Art.
+        // 5.2.2); scored as a win, both are findings.
+        assert_eq!(
+            kinds(&f),
+            ["dead_position", "wrong_result"],
+            "{result}: {f:#?}"
+        );
         assert_at(&f[0], 1, "black", 1, "2018");
+        assert_eq!(f[0]["proof"], "search");
+        assert_at(&f[1], 1, "black", 1, "2018");
     }
     let f = audit(&dated("2019.03.01", "1/2-1/2", fen, "1. Qf7"));
     assert!(f.is_empty(), "{f:#?}");

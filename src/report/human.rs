@@ -118,11 +118,18 @@ pub fn render(
     for (i, what) in ["dead positions", "unwinnable flags"].iter().enumerate() {
         let _ = writeln!(
             s,
-            "{what} proven by material {}, blocked {}, search {}; unknown in {} games",
+            "{what} proven by material {}, blocked {}, search {}; not decided in {} games",
             thousands(total.proofs[i][0]),
             thousands(total.proofs[i][1]),
             thousands(total.proofs[i][2]),
             thousands(total.undecided[i])
+        );
+    }
+    if total.undecided.iter().any(|&u| u > 0) {
+        let _ = writeln!(
+            s,
+            "(not decided: neither a proof nor a mating line was found; the default \
+             `--dead quick` only proves, `--dead thorough` also searches and decides nearly all)"
         );
     }
     let shown: Vec<_> = Kind::ALL

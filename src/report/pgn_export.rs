@@ -242,7 +242,7 @@ pub fn decided_result(findings: &[Finding]) -> Option<&'static str> {
     }
     if let Some(f) = findings.iter().find(|f| f.kind == Kind::WrongResult) {
         let pos = position(&f.at.fen)?;
-        let (expected, _) = forced_result(&pos)?;
+        let (expected, _) = forced_result(&pos, &shakmaty::Position::legal_moves(&pos))?;
         return std::str::from_utf8(expected).ok();
     }
     if findings.iter().any(|f| f.kind == Kind::UnwinnableFlag) {

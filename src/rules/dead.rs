@@ -7,46 +7,19 @@
 //!
 //! Insufficient material (shakmaty's, the same as python-chess's) is
 //! checked at every position. Beyond material, the proof engine
-//! ([`crate::rules::unwinnable`]) is asked where a locked structure makes a
-//! dead position possible: at the start and after every capture or pawn
-//! move (the only moves that change which positions are reachable), when
-//! every pawn stands blocked by a pawn (and, with the quick budget, only
-//! bishops are left besides kings and pawns). Every answer is sound: a
-//! position is called dead only with a proof.
+//! ([`crate::rules::unwinnable`]) is asked once per game: a dead position
+//! stays dead (every position after it is dead too), so a game reached one
+//! exactly when its last position (before any material draw) is dead; only
+//! then does the audit walk back, ply by ply, to the first dead one. Every
+//! answer is sound: a position is called dead only with a proof.
 
-use shakmaty::{Bitboard, Chess, Color, Position};
+use shakmaty::{Chess, Color, MoveList, Position};
 
 use super::unwinnable::{Analyzer, Answer, Budget, Proof};
 
 /// Dead by insufficient material: neither side can ever checkmate.
 pub fn is_dead_by_material(pos: &Chess) -> bool {
     pos.is_insufficient_material()
-}
-
-/// Worth a proof beyond material: both sides have pawns and every pawn
-/// is blocked by a pawn, so the structure may be locked for good. With
-/// `pieces_too` false (the quick budget), also no knight, rook or queen:
-/// those nearly always find a way through, and the audit must stay fast.
-pub fn is_candidate(pos: &Chess, pieces_too: bool) -> bool {
-    let board = pos.board();
-    if !pieces_too && (board.knights() | board.rooks_and_queens()).any() {
-        return false;
-    }
-    let pawns = board.pawns();
-    let white = pawns & board.white();
-    let black = pawns & board.black();
-    if white.is_empty() || black.is_empty() {
-        return false;
-    }
-    (Bitboard(white.0 << 8) & pawns).count() == white.count()
-        && (Bitboard(black.0 >> 8) & pawns).count() == black.count()
-}
-
-/// Could a capture or pawn move from here lock the structure (the
-/// pieces [`is_candidate`] allows are all that is left)?
-pub fn may_lock(pos: &Chess, pieces_too: bool) -> bool {
-    let board = pos.board();
-    board.pawns().any() && (pieces_too || (board.knights() | board.rooks_and_queens()).is_empty())
 }
 
 /// What the engine could say about a position.
@@ -64,25 +37,54 @@ pub enum Deadness {
 #[derive(Default)]
 pub struct Prover {
     analyzer: Analyzer,
-    /// The last [`Prover::deadness`] answer was `Unknown`.
-    pub last_unknown: bool,
 }
 
 impl Prover {
     /// Art. 9.6 / 5.2.2: can neither side ever checkmate?
     pub fn deadness(&mut self, pos: &Chess, budget: Budget) -> Deadness {
-        let answer = self.decide(pos, budget);
-        self.last_unknown = answer == Deadness::Unknown;
-        answer
+        self.decide(pos, budget)
+    }
+
+    /// [`Prover::deadness`], asking `first` first (the side that won on
+    /// time, Art. 6.9), with that side's answer.
+    pub fn deadness_for(
+        &mut self,
+        pos: &Chess,
+        budget: Budget,
+        first: Option<Color>,
+        legal: &MoveList,
+    ) -> (Deadness, Option<Answer>) {
+        let mut answer = None;
+        let deadness = self.decide_with(pos, budget, first, legal, &mut answer);
+        (deadness, answer)
     }
 
     fn decide(&mut self, pos: &Chess, budget: Budget) -> Deadness {
+        self.decide_with(pos, budget, None, &pos.legal_moves(), &mut None)
+    }
+
+    fn decide_with(
+        &mut self,
+        pos: &Chess,
+        budget: Budget,
+        first: Option<Color>,
+        legal: &MoveList,
+        first_answer: &mut Option<Answer>,
+    ) -> Deadness {
+        let first = first.unwrap_or(pos.turn());
         let mut proof = Proof::Material;
         let mut unknown = false;
-        for side in [pos.turn(), !pos.turn()] {
-            match self.analyzer.can_mate(pos, side, budget) {
+        for side in [first, !first] {
+            let answer = self.analyzer.can_mate_with(pos, side, budget, legal);
+            if side == first {
+                *first_answer = Some(answer.clone());
+            }
+            match answer {
                 Answer::Unwinnable(p) => proof = proof.max(p),
                 Answer::Winnable(_) => return Deadness::Alive,
+                // Without a witness search, only a mate on the board is
+                // a win: the other side's answer cannot make it `Alive`.
+                Answer::Unknown if budget.search_nodes == 0 => return Deadness::Unknown,
                 Answer::Unknown => unknown = true,
             }
         }

@@ -1,21 +1,21 @@
 //! The result of a game (Art. 5.1, 5.2.1, 11) and losses on time (6.9).
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, MoveList, Position};
 
 /// Art. 5.1 / 5.2.1: the result a final position imposes, if any: the
 /// mating side wins, a stalemate is a draw. `None` when the game could
-/// have ended any way.
-pub fn forced_result(pos: &Chess) -> Option<(&'static [u8], &'static str)> {
-    if pos.is_checkmate() {
+/// have ended any way. `legal` are the position's legal moves.
+pub fn forced_result(pos: &Chess, legal: &MoveList) -> Option<(&'static [u8], &'static str)> {
+    if !legal.is_empty() {
+        None
+    } else if pos.is_check() {
         if pos.turn().is_white() {
             Some((b"0-1", "checkmate, expected 0-1"))
         } else {
             Some((b"1-0", "checkmate, expected 1-0"))
         }
-    } else if pos.is_stalemate() {
-        Some((b"1/2-1/2", "stalemate, expected 1/2-1/2"))
     } else {
-        None
+        Some((b"1/2-1/2", "stalemate, expected 1/2-1/2"))
     }
 }
 

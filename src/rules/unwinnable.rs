@@ -38,8 +38,8 @@ use shakmaty::zobrist::Zobrist64;
 use super::mobility::{attacks_from, flood, mobility_proof};
 use super::stalemate::stalemate_proof;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, Piece, Position,
-    Rank, Role, Setup, Square,
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Piece,
+    Position, Rank, Role, Setup, Square,
 };
 
 /// How an `Unwinnable` answer was proven.
@@ -88,21 +88,33 @@ pub enum Answer {
 /// How much work one question may cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
-    /// Nodes of the witness search, over all its iterations.
+    /// Plies of choice the forced-line proof follows ([`Analyzer::prove`]).
+    pub forced_depth: u32,
+    /// Nodes of the witness search, over all its iterations (0: proofs
+    /// only, a position no proof settles is `Unknown`).
     pub search_nodes: u64,
     /// Positions the exhaustive enumeration may hold.
     pub reach_positions: usize,
 }
 
 impl Budget {
-    /// For every candidate position of a full audit.
+    /// The default audit (`--dead quick`): proofs only, a few microseconds
+    /// a question, so that every game's final position can be asked.
+    pub const PROOFS: Budget = Budget {
+        forced_depth: 2,
+        search_nodes: 0,
+        reach_positions: 0,
+    };
+    /// `position --dead quick`: the proofs, then a short witness search.
     pub const QUICK: Budget = Budget {
+        forced_depth: 2,
         search_nodes: 3_000,
         reach_positions: 0,
     };
     /// `--dead thorough` and the `position` subcommand (CHA's full mode also
     /// allows ten million nodes); the enumeration holds up to about 370 MB.
     pub const THOROUGH: Budget = Budget {
+        forced_depth: 2,
         search_nodes: 10_000_000,
         reach_positions: 2_000_000,
     };
@@ -125,8 +137,21 @@ impl Analyzer {
 
     /// Can `winner` checkmate from `pos` by some series of legal moves?
     pub fn can_mate(&mut self, pos: &Chess, winner: Color, budget: Budget) -> Answer {
-        if pos.is_checkmate() {
-            return if pos.turn() != winner {
+        self.can_mate_with(pos, winner, budget, &pos.legal_moves())
+    }
+
+    /// [`Analyzer::can_mate`] with the position's legal moves, when the
+    /// caller has them already.
+    pub fn can_mate_with(
+        &mut self,
+        pos: &Chess,
+        winner: Color,
+        budget: Budget,
+        legal: &MoveList,
+    ) -> Answer {
+        if legal.is_empty() {
+            // Checkmate or stalemate: the game is over.
+            return if pos.is_check() && pos.turn() != winner {
                 Answer::Winnable(Vec::new())
             } else {
                 Answer::Unwinnable(Proof::Search)
@@ -135,14 +160,14 @@ impl Analyzer {
         if pos.has_insufficient_material(winner) {
             return Answer::Unwinnable(Proof::Material);
         }
-        if pos.is_stalemate() {
-            return Answer::Unwinnable(Proof::Search);
+        // The proofs-only budget must stay cheap: it skips the semi-static
+        // proofs where they have (nearly) never held.
+        let gated = budget.search_nodes == 0;
+        if let Some(proof) = self.proofs(pos, winner, budget.forced_depth, gated, legal) {
+            return Answer::Unwinnable(proof);
         }
-        // A locked structure is settled fastest by enumeration; anything
-        // else is almost always winnable, and the search finds the line.
-        if blocked_proof(pos, winner) || mobility_proof(pos, winner) || stalemate_proof(pos, winner)
-        {
-            return Answer::Unwinnable(Proof::Blocked);
+        if budget.search_nodes == 0 {
+            return Answer::Unknown;
         }
         // Cheap attempts first (most positions are decided in a few
         // thousand nodes), then the whole budget.
@@ -167,6 +192,87 @@ impl Analyzer {
             return self.enumerate(pos, winner, budget.reach_positions);
         }
         Answer::Unknown
+    }
+
+    /// The proofs alone, no witness search: material, the semi-static
+    /// proofs ([`semi_static`]), and the forced-line proof
+    /// ([`Analyzer::forced`]) where the side to move has at most two moves
+    /// or is in check. `None` when none holds.
+    pub fn prove(&self, pos: &Chess, winner: Color, depth: u32) -> Option<Proof> {
+        if pos.has_insufficient_material(winner) {
+            return Some(Proof::Material);
+        }
+        self.proofs(pos, winner, depth, true, &pos.legal_moves())
+    }
+
+    fn proofs(
+        &self,
+        pos: &Chess,
+        winner: Color,
+        depth: u32,
+        gated: bool,
+        legal: &MoveList,
+    ) -> Option<Proof> {
+        let semi = if gated {
+            semi_static(pos, winner)
+        } else {
+            blocked_proof(pos, winner)
+                || mobility_proof(pos, winner)
+                || stalemate_proof(pos, winner)
+        };
+        if semi {
+            return Some(Proof::Blocked);
+        }
+        // Forced lines need few choices: at most two moves, or a check.
+        if legal.len() > 2 && !pos.is_check() {
+            return None;
+        }
+        let mut nodes = 0;
+        self.forced_from(pos, winner, depth, 0, &mut nodes, legal)
+            .then_some(Proof::Search)
+    }
+
+    /// Every line from `pos` ends within `depth` plies of choice (forced
+    /// moves are free, up to 100 plies) in a position where `winner` cannot
+    /// mate: material, `winner` checkmated, stalemate, or a semi-static
+    /// proof. The idea of CHA's quick mode: it fails fast, at the first
+    /// line that runs `depth` choices long.
+    fn forced(&self, pos: &Chess, winner: Color, depth: u32, ply: u32, nodes: &mut u32) -> bool {
+        *nodes += 1;
+        if *nodes > 2_000 {
+            return false;
+        }
+        if pos.has_insufficient_material(winner) {
+            return true;
+        }
+        self.forced_from(pos, winner, depth, ply, nodes, &pos.legal_moves())
+    }
+
+    fn forced_from(
+        &self,
+        pos: &Chess,
+        winner: Color,
+        depth: u32,
+        ply: u32,
+        nodes: &mut u32,
+        moves: &MoveList,
+    ) -> bool {
+        if moves.is_empty() {
+            // Stalemate, or a mate: only the loser's mate is a win.
+            return !pos.is_check() || pos.turn() == winner;
+        }
+        if ply > 0 && semi_static(pos, winner) {
+            return true;
+        }
+        let cost = u32::from(moves.len() > 1);
+        if depth < cost || ply >= 100 {
+            return false;
+        }
+        moves.iter().all(|&m| {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            self.forced(&next, winner, depth - cost, ply + 1, nodes)
+        })
     }
 
     /// The witness search alone, no proof asked: for soundness tests, which
@@ -604,6 +710,29 @@ impl Search<'_> {
             }
         }
     }
+}
+
+/// The semi-static proofs, asked only where a pawn stands head-on against
+/// a pawn: each proof needs men that stay for good, and only a pawn that
+/// meets a pawn can be the first of those.
+pub fn semi_static(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let white = pawns & board.white();
+    let locks = (Bitboard(white.0 << 8) & pawns).count();
+    // Against a winner with a knight, rook or queen, a single lock or two
+    // have never sufficed (CHA's test vectors: 3 of 1,241 proofs; the
+    // Lichess timeouts: none), and they are common in real games.
+    let pieces = board.by_color(winner) & (board.knights() | board.rooks_and_queens());
+    let worth = match locks {
+        0 => false,
+        1 | 2 => pieces.is_empty(),
+        _ => true,
+    };
+    worth
+        && (blocked_proof(pos, winner)
+            || mobility_proof(pos, winner)
+            || stalemate_proof(pos, winner))
 }
 
 /// A pawn push from the side's fifth rank or beyond.
