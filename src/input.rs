@@ -3,6 +3,7 @@
 //! directories (walked for `*.pgn` and `*.pgn.zst`).
 
 mod frames;
+pub mod rows;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};

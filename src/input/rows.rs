@@ -1,0 +1,126 @@
+//! Games kept one per row (the Lichess dataset as published in Parquet on
+//! Hugging Face: tag columns and a `movetext` column) written out as PGN,
+//! one game per row, so that the one pipeline audits them and each
+//! finding's `game` is its row's index.
+
+/// The tag a column is written as: `UTCDate` stands for `Date` when the
+/// rows have no `Date` (the laws edition follows the day the game was
+/// played); `None` for a name that is not a PGN symbol.
+pub fn tag_name(column: &str, has_date: bool) -> Option<&str> {
+    if column == "UTCDate" && !has_date {
+        return Some("Date");
+    }
+    let symbol = !column.is_empty()
+        && column
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b));
+    symbol.then_some(column)
+}
+
+/// Appends one game: its tags (name, value), a blank line, the movetext
+/// and a blank line. Each row stays one game (SPEC's splitting reads
+/// movetext up to a blank line, a `[` in the first column, or the end of
+/// a comment left open): line breaks inside tag values become spaces, the
+/// movetext loses its blank lines, a line of it starting with `[` gets a
+/// space before it, and a `{` comment still open at its end is closed
+/// there. A row without tags gets `[Event "?"]`, since a game starts with
+/// its tag section.
+pub fn write_game<'a>(
+    out: &mut Vec<u8>,
+    tags: impl IntoIterator<Item = (&'a str, &'a str)>,
+    movetext: Option<&str>,
+) {
+    let mut any = false;
+    for (name, value) in tags {
+        out.push(b'[');
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        tag_value(value, out);
+        out.extend_from_slice(b"\"]\n");
+        any = true;
+    }
+    if !any {
+        out.extend_from_slice(b"[Event \"?\"]\n");
+    }
+    out.push(b'\n');
+    if let Some(text) = movetext {
+        write_movetext(text, out);
+    }
+    out.extend_from_slice(b"\n\n");
+}
+
+/// A tag value on one line, `"` and `\` escaped (PGN standard 8.1).
+fn tag_value(s: &str, out: &mut Vec<u8>) {
+    for c in s.bytes() {
+        match c {
+            b'\n' | b'\r' => out.push(b' '),
+            b'"' | b'\\' => {
+                out.push(b'\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+}
+
+/// The movetext's lines, but blank ones, with a `{` comment left open
+/// closed at the end (see [`write_game`]).
+fn write_movetext(text: &str, out: &mut Vec<u8>) {
+    let mut in_brace = false;
+    let mut first = true;
+    for line in text.split(['\n', '\r']) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if !first {
+            out.push(b'\n');
+        }
+        first = false;
+        if line.starts_with('[') {
+            out.push(b' ');
+        }
+        out.extend_from_slice(line.as_bytes());
+        for c in line.bytes() {
+            match c {
+                b'{' if !in_brace => in_brace = true,
+                b'}' if in_brace => in_brace = false,
+                // A `;` comment runs to the end of its line.
+                b';' if !in_brace => break,
+                _ => {}
+            }
+        }
+    }
+    if in_brace {
+        out.extend_from_slice(b" }");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_is_one_game_whatever_its_values_hold() {
+        let mut out = Vec::new();
+        write_game(
+            &mut out,
+            [("White", "a \"b\"\n\n[Event \"x\"]"), ("Result", "1-0")],
+            Some("1. e4 ; note {\n\n[Event \"y\"]\r\n2. Nf3 { open"),
+        );
+        write_game(&mut out, [], None);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "[White \"a \\\"b\\\"  [Event \\\"x\\\"]\"]\n[Result \"1-0\"]\n\n\
+             1. e4 ; note {\n [Event \"y\"]\n2. Nf3 { open }\n\n[Event \"?\"]\n\n\n\n"
+        );
+    }
+
+    #[test]
+    fn utc_date_stands_for_a_missing_date() {
+        assert_eq!(tag_name("UTCDate", false), Some("Date"));
+        assert_eq!(tag_name("UTCDate", true), Some("UTCDate"));
+        assert_eq!(tag_name("White Elo", false), None);
+        assert_eq!(tag_name("WhiteElo", false), Some("WhiteElo"));
+    }
+}
