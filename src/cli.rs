@@ -14,6 +14,8 @@ use crate::progress::Bar;
 use crate::report::examples::{Example, Examples};
 use crate::report::github::GithubSink;
 use crate::report::junit::JunitSink;
+#[cfg(feature = "parquet")]
+use crate::report::parquet::ParquetSink;
 use crate::report::pgn_export::PgnExport;
 use crate::report::sarif::SarifSink;
 use crate::report::{human, jsonl::JsonlSink, summary::RunSummary};
@@ -115,6 +117,11 @@ pub struct AuditArgs {
     /// A SARIF 2.1.0 log to FILE: a rule per kind, a result per finding.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<String>,
+    /// Write findings as Parquet to FILE (- for stdout): the columns and
+    /// values of the JSON Lines, zstd compressed.
+    #[cfg(feature = "parquet")]
+    #[arg(long, value_name = "FILE")]
+    pub parquet: Option<String>,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
     pub quiet: bool,
@@ -308,6 +315,8 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         &args.sarif,
         &args.report_json,
         &args.html,
+        #[cfg(feature = "parquet")]
+        &args.parquet,
     ]
     .iter()
     .filter(|o| o.as_deref() == Some("-"))
@@ -315,7 +324,8 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         + usize::from(args.github);
     if to_stdout > 1 {
         eprintln!(
-            "pgn-arbiter: only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif and --github can write to stdout"
+            "pgn-arbiter: only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif{} and --github can write to stdout",
+            if cfg!(feature = "parquet") { ", --parquet" } else { "" }
         );
         return Ok(EXIT_INPUT_OR_USAGE);
     }
@@ -344,12 +354,13 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         );
         let _ = signal_hook::flag::register(sig, interrupt.clone());
     }
+    let tags = args.tags.as_deref().map(TagSet::parse).unwrap_or_default();
     let audit = Audit::new()
         .interrupt(interrupt.clone())
         .laws(args.laws.laws())
         .dead(args.dead.effort())
         .threads(args.threads.unwrap_or(0))
-        .tags(args.tags.as_deref().map(TagSet::parse).unwrap_or_default())
+        .tags(tags.clone())
         .facets(args.report_json.is_some() || args.html.is_some())
         .sizes(args.chunk_size, args.region_size);
 
@@ -398,6 +409,11 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         Some(p) => Some(SarifSink::new(open_output(p)?)),
         None => None,
     };
+    #[cfg(feature = "parquet")]
+    let mut parquet = match &args.parquet {
+        Some(p) => Some(ParquetSink::create(p, &tags)?),
+        None => None,
+    };
     let mut aggregator = if args.report_json.is_some() || args.html.is_some() {
         let json = match &args.report_json {
             Some(p) => Some(open_output(p)?),
@@ -430,6 +446,10 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     if let Some(s) = &mut sarif {
         sinks.push(s);
+    }
+    #[cfg(feature = "parquet")]
+    if let Some(p) = &mut parquet {
+        sinks.push(p);
     }
     if let Some(a) = &mut aggregator {
         sinks.push(a);

@@ -3,6 +3,8 @@
 //! directories (walked for `*.pgn` and `*.pgn.zst`).
 
 mod frames;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod rows;
 
 use std::fs::File;
@@ -84,7 +86,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, skipped: &mut Vec<(String, String)>)
         } else {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
+            if wanted(&name) {
                 // follows symbolic links
                 match std::fs::metadata(&path) {
                     Ok(m) if m.is_file() => out.push(path),
@@ -100,6 +102,15 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, skipped: &mut Vec<(String, String)>)
     Ok(())
 }
 
+/// A file a directory walk reads: `*.pgn`, `*.pgn.zst` and, with the
+/// `parquet` feature, `*.parquet`, in any case.
+fn wanted(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.ends_with(".pgn")
+        || name.ends_with(".pgn.zst")
+        || (cfg!(feature = "parquet") && name.ends_with(".parquet"))
+}
+
 /// What compressed input pgn-arbiter does not read, by its magic bytes:
 /// the format and the tool that decompresses it.
 fn foreign_compression(head: &[u8]) -> Option<(&'static str, &'static str)> {
@@ -112,6 +123,23 @@ fn foreign_compression(head: &[u8]) -> Option<(&'static str, &'static str)> {
     } else {
         None
     }
+}
+
+/// The first bytes of a Parquet file.
+const PARQUET_MAGIC: &[u8] = b"PAR1";
+
+/// A Parquet file's rows as a stream of PGN games (see `input/parquet.rs`).
+#[cfg(feature = "parquet")]
+fn open_parquet(path: &Path, read: Arc<AtomicU64>) -> io::Result<Source> {
+    Ok(Source::Stream(Box::new(parquet::open(path, read)?)))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn open_parquet(_path: &Path, _read: Arc<AtomicU64>) -> io::Result<Source> {
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        "a Parquet file: this pgn-arbiter was built without Parquet (build it with `--features parquet`)",
+    ))
 }
 
 /// The error for input compressed otherwise than with zstd.
@@ -190,6 +218,9 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
             let n = read_up_to(&mut file, &mut head)?;
             if let Some(kind) = foreign_compression(&head[..n]) {
                 return Err(refuse(kind));
+            }
+            if head[..n].starts_with(PARQUET_MAGIC) {
+                return open_parquet(path, read);
             }
             if is_zstd(&head[..n]) {
                 if head[..n.min(4)] == 0x184D_2A50u32.to_le_bytes() {
@@ -299,6 +330,13 @@ fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
     let head = r.fill_buf()?;
     if let Some(kind) = foreign_compression(head) {
         return Err(refuse(kind));
+    }
+    if head.starts_with(PARQUET_MAGIC) {
+        // Its footer is at the end: it must be a file that can seek.
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "Parquet is read from a file named as a path, not from a stream",
+        ));
     }
     if is_zstd(head) {
         Ok(Source::Stream(Box::new(zstd::Decoder::with_buffer(r)?)))

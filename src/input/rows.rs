@@ -51,16 +51,23 @@ pub fn write_game<'a>(
 
 /// A tag value on one line, `"` and `\` escaped (PGN standard 8.1).
 fn tag_value(s: &str, out: &mut Vec<u8>) {
-    for c in s.bytes() {
-        match c {
+    let mut rest = s.as_bytes();
+    // Most values need nothing: copied whole.
+    while let Some(at) = rest
+        .iter()
+        .position(|&c| matches!(c, b'\n' | b'\r' | b'"' | b'\\'))
+    {
+        out.extend_from_slice(&rest[..at]);
+        match rest[at] {
             b'\n' | b'\r' => out.push(b' '),
-            b'"' | b'\\' => {
+            c => {
                 out.push(b'\\');
                 out.push(c);
             }
-            _ => out.push(c),
         }
+        rest = &rest[at + 1..];
     }
+    out.extend_from_slice(rest);
 }
 
 /// The movetext's lines, but blank ones, with a `{` comment left open
@@ -68,30 +75,46 @@ fn tag_value(s: &str, out: &mut Vec<u8>) {
 fn write_movetext(text: &str, out: &mut Vec<u8>) {
     let mut in_brace = false;
     let mut first = true;
-    for line in text.split(['\n', '\r']) {
-        if line.trim().is_empty() {
+    let mut rest = text.as_bytes();
+    while !rest.is_empty() {
+        let end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+        let line = &rest[..end];
+        rest = rest.get(end + 1..).unwrap_or_default();
+        if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         if !first {
             out.push(b'\n');
         }
         first = false;
-        if line.starts_with('[') {
+        if line.starts_with(b"[") {
             out.push(b' ');
         }
-        out.extend_from_slice(line.as_bytes());
-        for c in line.bytes() {
-            match c {
-                b'{' if !in_brace => in_brace = true,
-                b'}' if in_brace => in_brace = false,
-                // A `;` comment runs to the end of its line.
-                b';' if !in_brace => break,
-                _ => {}
-            }
-        }
+        out.extend_from_slice(line);
+        in_brace = brace_open_after(line, in_brace);
     }
     if in_brace {
         out.extend_from_slice(b" }");
+    }
+}
+
+/// Whether a `{` comment is open at the end of `line`, given whether one
+/// was at its start (a `;` comment outside braces runs to the line's end).
+fn brace_open_after(mut line: &[u8], mut in_brace: bool) -> bool {
+    loop {
+        let next = if in_brace {
+            memchr::memchr(b'}', line)
+        } else {
+            memchr::memchr2(b'{', b';', line)
+        };
+        let Some(at) = next else {
+            return in_brace;
+        };
+        if !in_brace && line[at] == b';' {
+            return false;
+        }
+        in_brace = !in_brace;
+        line = &line[at + 1..];
     }
 }
 

@@ -12,10 +12,16 @@ pub fn audit(pgn: &str, options: &[&str]) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game.pgn");
     std::fs::write(&path, pgn).unwrap();
+    audit_path(&path, options)
+}
+
+/// The findings of auditing the file at `path` with `options` (exit 0
+/// asserted), one JSON value per line.
+pub fn audit_path(path: &Path, options: &[&str]) -> Vec<Value> {
     let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
         .args(["audit", "--quiet", "--jsonl", "-"])
         .args(options)
-        .arg(&path)
+        .arg(path)
         .output()
         .unwrap();
     assert_eq!(
@@ -279,6 +285,19 @@ impl Needs {
                     "install python3 and pip install {} (or set PGN_ARBITER_PYTHON)",
                     modules.join(" ")
                 ),
+            ),
+        }
+    }
+
+    /// The Python package (`python/`) installed for the python that runs
+    /// the tests.
+    pub fn python_package(self) -> Needs {
+        match python_lacks(&["pgn_arbiter"]) {
+            Ok(lacks) if lacks.is_empty() => self,
+            _ => self.lack(
+                format!("python {} lacks pgn_arbiter", python_exe().display()),
+                "pip install ./python (or set PGN_ARBITER_PYTHON to a python that has it)"
+                    .to_string(),
             ),
         }
     }
