@@ -1,0 +1,108 @@
+"""Audit chess game databases against the FIDE Laws of Chess, from Python.
+
+The same engine as the ``pgn-arbiter`` command line: findings come back as a
+``pyarrow.Table`` with the fields of the CLI's JSON Lines (one row per
+finding), the run's counts as the ``dict`` its ``--summary-json`` writes.
+
+>>> import pgn_arbiter
+>>> findings, summary = pgn_arbiter.audit(["games.pgn.zst"])   # doctest: +SKIP
+>>> findings.group_by("kind").aggregate([("game", "count")])   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping, Optional, Sequence, Tuple, Union
+
+import pyarrow as pa
+
+from . import _pgn_arbiter
+from .merge import merge_summaries
+
+__all__ = ["audit", "audit_arrow", "merge_summaries", "__version__"]
+__version__ = _pgn_arbiter.__version__
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _table(batches, schema) -> pa.Table:
+    return pa.Table.from_batches(batches, schema=schema)
+
+
+def audit(
+    paths: Union[PathLike, Sequence[PathLike]],
+    *,
+    laws: str = "auto",
+    dead: str = "quick",
+    threads: Optional[int] = None,
+    tags: Optional[str] = None,
+    errors: str = "raise",
+) -> Tuple[pa.Table, dict]:
+    """Audit PGN files (``.pgn``, ``.pgn.zst``, or directories of them).
+
+    ``laws``: ``"auto"`` (by each game's date), ``"2001"``, ``"2014"`` or
+    ``"2018"``. ``dead``: ``"material"``, ``"quick"`` (the default) or
+    ``"thorough"``. ``threads``: worker threads (default: one per core).
+    ``tags``: extra tags to keep as columns (``"all"`` for every tag, as a
+    map column). ``errors``: ``"raise"`` raises ``OSError`` naming the first
+    path that cannot be read; ``"summary"`` only counts it (``input_errors``).
+
+    Returns ``(findings, summary)``: one row per finding, with the columns of
+    the CLI's ``--jsonl`` lines, in input order; and the ``--summary-json``
+    object. The GIL is released while the audit runs.
+    """
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    paths = [str(p) for p in paths]
+    if errors not in ("raise", "summary"):
+        raise ValueError(f"errors={errors!r}: expected 'raise' or 'summary'")
+    batches, schema, summary = _pgn_arbiter.audit(
+        paths, laws=laws, dead=dead, threads=threads, tags=tags, errors=errors
+    )
+    return _table(batches, schema), json.loads(summary)
+
+
+def audit_arrow(
+    movetext: Union[pa.Array, pa.ChunkedArray],
+    tags: Optional[Mapping[str, Union[pa.Array, pa.ChunkedArray]]] = None,
+    *,
+    name: str = "<arrow>",
+    laws: str = "auto",
+    dead: str = "quick",
+    threads: Optional[int] = None,
+    keep_tags: Optional[str] = None,
+) -> Tuple[pa.Table, dict]:
+    """Audit games held in Arrow arrays, one game per row.
+
+    ``movetext``: the moves of each game (a string array, as the
+    ``movetext`` column of the Lichess dataset on Hugging Face); ``tags``:
+    tag name to string array (``Event``, ``White``, ``Result``, ``UTCDate``,
+    ``Termination``, ...), each as long as ``movetext``. ``UTCDate`` stands
+    for ``Date`` when there is no ``Date``, so the laws edition follows the
+    day the game was played. Each finding's ``game`` is its row's index and
+    its ``file`` is ``name``. Returns ``(findings, summary)`` as
+    :func:`audit` does.
+    """
+    tags = dict(tags or {})
+
+    def strings(array) -> pa.Array:
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks()
+        if not isinstance(array, pa.Array):
+            array = pa.array(array)
+        if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+            array = array.cast(pa.string())
+        return array
+
+    names = list(tags)
+    batches, schema, summary = _pgn_arbiter.audit_arrow(
+        strings(movetext),
+        names,
+        [strings(tags[n]) for n in names],
+        name=name,
+        laws=laws,
+        dead=dead,
+        threads=threads,
+        tags=keep_tags,
+    )
+    return _table(batches, schema), json.loads(summary)

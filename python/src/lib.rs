@@ -1,0 +1,276 @@
+//! The Python skin of pgn-arbiter: the same `Audit` as the command line
+//! (no second pipeline), its findings handed over as Arrow record batches
+//! through the Arrow C Data Interface, its summary as the JSON the CLI's
+//! `--summary-json` writes. The Python package (`pgn_arbiter/__init__.py`)
+//! turns both into a `pyarrow.Table` and a `dict`.
+
+use std::io;
+use std::ptr::addr_of_mut;
+
+use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{Array, RecordBatch, StructArray};
+use arrow_schema::DataType;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use pgn_arbiter::audit::TagSet;
+use pgn_arbiter::input::rows::{tag_name, write_game};
+use pgn_arbiter::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
+use pgn_arbiter::report::arrow::ArrowSink;
+use pgn_arbiter::report::summary::RunSummary;
+use pgn_arbiter::rules::laws::Edition;
+use pgn_arbiter::{Audit, DeadEffort, Laws};
+
+/// `laws` as the CLI's `--laws` reads it.
+fn laws(name: &str) -> PyResult<Laws> {
+    Ok(match name {
+        "auto" => Laws::Auto,
+        "2001" => Laws::Fixed(Edition::Laws2001),
+        "2014" => Laws::Fixed(Edition::Laws2014),
+        "2018" => Laws::Fixed(Edition::Laws2018),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "laws={other:?}: expected 'auto', '2001', '2014' or '2018'"
+            )))
+        }
+    })
+}
+
+/// `dead` as the CLI's `--dead` reads it.
+fn dead(name: &str) -> PyResult<DeadEffort> {
+    Ok(match name {
+        "material" => DeadEffort::Material,
+        "quick" => DeadEffort::Quick,
+        "thorough" => DeadEffort::Thorough,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "dead={other:?}: expected 'material', 'quick' or 'thorough'"
+            )))
+        }
+    })
+}
+
+fn builder(
+    laws_name: &str,
+    dead_name: &str,
+    threads: Option<usize>,
+    tags: &TagSet,
+) -> PyResult<Audit> {
+    let mut audit = Audit::new()
+        .laws(laws(laws_name)?)
+        .dead(dead(dead_name)?)
+        .tags(tags.clone());
+    if let Some(n) = threads {
+        audit = audit.threads(n);
+    }
+    Ok(audit)
+}
+
+/// The summary JSON of a run, as `--summary-json` writes it.
+fn summary_json(run: &RunOutcome, laws_name: &str) -> PyResult<String> {
+    serde_json::to_string(&RunSummary::new(run, laws_name.to_string(), &[]))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A record batch as a `pyarrow.RecordBatch`, moved through the C Data
+/// Interface (no copy of the buffers).
+fn to_pyarrow<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, PyAny>> {
+    let data = StructArray::from(batch).into_data();
+    let (mut array, mut schema) =
+        to_ffi(&data).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let pyarrow = py.import("pyarrow")?;
+    let struct_array = pyarrow.getattr("Array")?.call_method1(
+        "_import_from_c",
+        (addr_of_mut!(array) as usize, addr_of_mut!(schema) as usize),
+    )?;
+    pyarrow
+        .getattr("RecordBatch")?
+        .call_method1("from_struct_array", (struct_array,))
+}
+
+/// A `pyarrow.Array` of strings (or large strings) as Rust strings; `None`
+/// for nulls.
+fn strings_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<String>>> {
+    let mut ffi_array = FFI_ArrowArray::empty();
+    let mut ffi_schema = FFI_ArrowSchema::empty();
+    array.call_method1(
+        "_export_to_c",
+        (
+            addr_of_mut!(ffi_array) as usize,
+            addr_of_mut!(ffi_schema) as usize,
+        ),
+    )?;
+    // SAFETY: pyarrow has just filled both structs per the C Data Interface.
+    let data = unsafe { from_ffi(ffi_array, &ffi_schema) }
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let array = arrow_array::make_array(data);
+    let values: Vec<Option<String>> = match array.data_type() {
+        DataType::Utf8 => arrow_array::cast::AsArray::as_string::<i32>(&array)
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect(),
+        DataType::LargeUtf8 => arrow_array::cast::AsArray::as_string::<i64>(&array)
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect(),
+        DataType::Utf8View => arrow_array::cast::AsArray::as_string_view(&array)
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect(),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "expected a string array, got {other}"
+            )))
+        }
+    };
+    Ok(values)
+}
+
+/// Collects the findings and names the first input that could not be read.
+struct Collect {
+    arrow: ArrowSink,
+    unreadable: Option<(String, String)>,
+}
+
+impl Sink for Collect {
+    fn begin_input(&mut self, name: &str) -> io::Result<()> {
+        self.arrow.begin_input(name)
+    }
+    fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
+        self.arrow.game(game)
+    }
+    fn end_input(&mut self, input: &InputOutcome) -> io::Result<()> {
+        if let (None, Some(error)) = (&self.unreadable, &input.error) {
+            self.unreadable = Some((input.name.clone(), error.clone()));
+        }
+        self.arrow.end_input(input)
+    }
+    fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
+        self.arrow.finish(run)
+    }
+}
+
+/// Audits files (PGN, `.pgn.zst`, directories of them): the findings as a
+/// list of `pyarrow.RecordBatch`, the schema, and the summary JSON. The GIL
+/// is released while the audit runs. A path that cannot be read raises
+/// `OSError` naming it, unless `errors == "summary"` (then it is only
+/// counted, as the CLI does).
+#[pyfunction]
+#[pyo3(signature = (paths, laws="auto", dead="quick", threads=None, tags=None, errors="raise"))]
+fn audit<'py>(
+    py: Python<'py>,
+    paths: Vec<String>,
+    laws: &str,
+    dead: &str,
+    threads: Option<usize>,
+    tags: Option<&str>,
+    errors: &str,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
+    let tags = tags.map(TagSet::parse).unwrap_or_default();
+    let run_audit = builder(laws, dead, threads, &tags)?;
+    let mut sink = Collect {
+        arrow: ArrowSink::new(&tags),
+        unreadable: None,
+    };
+    let run = py
+        .detach(|| run_audit.run(&paths, &mut sink, &()))
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    if errors == "raise" {
+        if let Some((name, error)) = sink.unreadable.take() {
+            return Err(PyOSError::new_err(format!("{name}: {error}")));
+        }
+    }
+    finish(py, sink.arrow, &run, laws)
+}
+
+/// Audits games held in Arrow arrays, one game per row (the Lichess
+/// dataset's layout: tag columns and a `movetext` column): the same output
+/// as [`audit`], each finding's `game` the row's index, its `file` `name`.
+/// `UTCDate` stands for `Date` when there is no `Date` column, so the laws
+/// edition follows the date the game was played.
+#[pyfunction]
+#[pyo3(signature = (movetext, tag_names, tag_arrays, name="<arrow>", laws="auto", dead="quick", threads=None, tags=None))]
+#[allow(clippy::too_many_arguments)]
+fn audit_arrow<'py>(
+    py: Python<'py>,
+    movetext: Bound<'py, PyAny>,
+    tag_names: Vec<String>,
+    tag_arrays: Vec<Bound<'py, PyAny>>,
+    name: &str,
+    laws: &str,
+    dead: &str,
+    threads: Option<usize>,
+    tags: Option<&str>,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
+    let moves = strings_from_pyarrow(&movetext)?;
+    let mut columns = Vec::with_capacity(tag_arrays.len());
+    for (tag, array) in tag_names.iter().zip(&tag_arrays) {
+        let values = strings_from_pyarrow(array)?;
+        if values.len() != moves.len() {
+            return Err(PyValueError::new_err(format!(
+                "tag {tag}: {} rows, movetext has {}",
+                values.len(),
+                moves.len()
+            )));
+        }
+        columns.push((tag.clone(), values));
+    }
+    let pgn = pgn_of_rows(&moves, &columns);
+    let tags = tags.map(TagSet::parse).unwrap_or_default();
+    let run_audit = builder(laws, dead, threads, &tags)?;
+    let mut sink = ArrowSink::new(&tags);
+    let name = name.to_string();
+    let run = py
+        .detach(|| run_audit.run_bytes(&name, &pgn, &mut sink))
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    finish(py, sink, &run, laws)
+}
+
+fn finish<'py>(
+    py: Python<'py>,
+    mut sink: ArrowSink,
+    run: &RunOutcome,
+    laws: &str,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
+    let schema = sink.schema();
+    let batches = PyList::empty(py);
+    for batch in sink.take_batches() {
+        batches.append(to_pyarrow(py, batch)?)?;
+    }
+    // The schema travels as an empty batch, so an empty table keeps it.
+    let empty = to_pyarrow(py, RecordBatch::new_empty(schema))?;
+    Ok((batches, empty.getattr("schema")?, summary_json(run, laws)?))
+}
+
+/// PGN text with one game per row (see `pgn_arbiter::input::rows`).
+fn pgn_of_rows(moves: &[Option<String>], columns: &[(String, Vec<Option<String>>)]) -> Vec<u8> {
+    let has_date = columns.iter().any(|(name, _)| name == "Date");
+    let names: Vec<Option<&str>> = columns
+        .iter()
+        .map(|(name, _)| tag_name(name, has_date))
+        .collect();
+    let mut out = Vec::with_capacity(
+        moves
+            .iter()
+            .map(|m| m.as_ref().map_or(0, String::len) + 400)
+            .sum(),
+    );
+    for (row, text) in moves.iter().enumerate() {
+        let tags = columns
+            .iter()
+            .zip(&names)
+            .filter_map(|((_, values), name)| Some(((*name)?, values[row].as_deref()?)));
+        write_game(&mut out, tags, text.as_deref());
+    }
+    out
+}
+
+/// The native part of the `pgn_arbiter` package.
+#[pymodule]
+fn _pgn_arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(audit, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_arrow, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,164 @@
+"""pgn_arbiter from Python: the same findings and counts as the CLI.
+
+The CLI binary is the reference (``PGN_ARBITER_BIN``, default
+``target/release/pgn-arbiter`` at the repository's root, built by
+``cargo build --release``).
+"""
+
+import json
+import os
+import re
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+import pgn_arbiter
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"
+SAMPLES = [DATA / "lichess-2000.pgn", DATA / "twic-2000.pgn.zst"]
+BIN = Path(os.environ.get("PGN_ARBITER_BIN", ROOT / "target" / "release" / "pgn-arbiter"))
+# Fields that depend on the run, not on the games.
+RUN_FIELDS = ("seconds", "threads")
+
+
+def cli(*args):
+    if not BIN.exists():
+        pytest.fail(f"{BIN} not found: run `cargo build --release` first (or set PGN_ARBITER_BIN)")
+    out = subprocess.run([str(BIN), *map(str, args)], capture_output=True, check=True)
+    return out.stdout.decode()
+
+
+def cli_run(paths, *extra, tmp):
+    summary = tmp / "summary.json"
+    text = cli("audit", "--quiet", "--jsonl", "-", "--summary-json", summary, *extra, *paths)
+    lines = [json.loads(line) for line in text.splitlines()]
+    return lines, json.loads(summary.read_text())
+
+
+def without_run_fields(summary):
+    return {k: v for k, v in summary.items() if k not in RUN_FIELDS}
+
+
+def assert_rows_equal_lines(table: pa.Table, lines):
+    rows = table.to_pylist()
+    assert len(rows) == len(lines)
+    for i, (row, line) in enumerate(zip(rows, lines)):
+        for field, value in line.items():
+            assert field in row, f"line {i}: column {field} missing"
+            assert row[field] == value, f"line {i}: {field}: {row[field]!r} != {value!r}"
+        for field, value in row.items():
+            if field not in line:
+                assert value is None, f"line {i}: {field} is {value!r}, the JSONL has no such field"
+
+
+def test_audit_equals_the_cli_line_by_line(tmp_path):
+    table, summary = pgn_arbiter.audit(SAMPLES)
+    lines, cli_summary = cli_run(SAMPLES, tmp=tmp_path)
+    assert len(lines) > 50
+    assert_rows_equal_lines(table, lines)
+    assert without_run_fields(summary) == without_run_fields(cli_summary)
+    assert summary["total"]["accounted"]
+
+
+@pytest.mark.parametrize("dead", ["material", "thorough"])
+def test_options_reach_the_engine(tmp_path, dead):
+    table, summary = pgn_arbiter.audit(SAMPLES, dead=dead, laws="2018", threads=1, tags="all")
+    lines, cli_summary = cli_run(SAMPLES, "--dead", dead, "--laws", "2018", "--threads", "1",
+                                 "--tags", "all", tmp=tmp_path)
+    # With every tag kept, the JSONL inlines them and the table has a map
+    # column: compare the findings' own fields, then the tags.
+    rows = table.to_pylist()
+    assert len(rows) == len(lines)
+    for row, line in zip(rows, lines):
+        for field in ("file", "game", "kind", "ply", "side", "fen", "edition", "proof"):
+            assert row[field] == line.get(field)
+        # The base tags have columns of their own; the map holds the rest.
+        tags = dict(row["tags"] or [])
+        for name in ("White", "Black", "Event", "PlyCount", "TimeControl"):
+            value = row[name] if name in row else tags.get(name)
+            assert value == line.get(name), name
+    assert without_run_fields(summary) == without_run_fields(cli_summary)
+
+
+def test_a_path_that_cannot_be_read_raises_naming_it_or_is_counted(tmp_path):
+    missing = tmp_path / "no-such.pgn"
+    with pytest.raises(OSError, match="no-such.pgn"):
+        pgn_arbiter.audit([SAMPLES[0], missing])
+    table, summary = pgn_arbiter.audit([SAMPLES[0], missing], errors="summary")
+    assert summary["input_errors"] == 1
+    assert [i["file"] for i in summary["inputs"]][-1].endswith("no-such.pgn")
+    assert table.num_rows > 0
+
+
+def test_merged_summaries_equal_one_run():
+    parts = [pgn_arbiter.audit([p])[1] for p in SAMPLES]
+    whole = pgn_arbiter.audit(SAMPLES)[1]
+    assert without_run_fields(pgn_arbiter.merge_summaries(parts)) == without_run_fields(whole)
+
+
+def test_the_gil_is_released_while_rust_works():
+    done = threading.Event()
+
+    def work():
+        for _ in range(3):
+            pgn_arbiter.audit(SAMPLES, dead="thorough", threads=1)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    started = time.perf_counter()
+    worker.start()
+    spins = 0
+    while not done.is_set():
+        spins += 1
+    worker.join()
+    elapsed = time.perf_counter() - started
+    # Holding the GIL, the audit would leave this loop a handful of turns.
+    assert elapsed > 0.05
+    assert spins > 10_000, f"{spins} turns of the main thread in {elapsed:.2f} s"
+
+
+def pgn_rows(path: Path):
+    """The games of a plain PGN file as (tags, movetext), split the way the
+    Lichess exports are laid out (tags, blank line, movetext, blank line)."""
+    text = path.read_text(encoding="utf-8")
+    games = []
+    for block in re.split(r"\n\s*\n(?=\[)", text.strip()):
+        head, _, moves = block.partition("\n\n")
+        tags = dict(re.findall(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$', head, flags=re.M))
+        games.append((tags, " ".join(moves.split())))
+    return games
+
+
+# The tag columns of the Lichess dataset on Hugging Face (no `Date`: the
+# laws edition must follow `UTCDate`).
+HF_TAGS = ["Event", "Site", "White", "Black", "Result", "WhiteTitle", "BlackTitle",
+           "WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff", "UTCDate",
+           "UTCTime", "ECO", "Opening", "Termination", "TimeControl"]
+
+
+def test_arrow_rows_give_the_findings_of_the_same_games_as_pgn(tmp_path):
+    games = pgn_rows(SAMPLES[0])
+    assert len(games) == 2000
+    movetext = pa.array([m for _, m in games], type=pa.large_string())
+    # This 2016 export writes the day played as `Date`; the dataset has it
+    # as `UTCDate` only.
+    for t, _ in games:
+        t.setdefault("UTCDate", t.get("Date"))
+    tags = {name: pa.array([t.get(name) for t, _ in games], type=pa.string()) for name in HF_TAGS}
+    table, summary = pgn_arbiter.audit_arrow(movetext, tags, name="hf")
+    lines, _ = cli_run([SAMPLES[0]], tmp=tmp_path)
+    rows = table.to_pylist()
+    assert len(rows) == len(lines) > 0
+    for row, line in zip(rows, lines):
+        assert row["file"] == "hf"
+        # One game per row: `game` is the row's index, as in the file.
+        for field in ("game", "kind", "ply", "move_number", "side", "san", "fen", "occurrences",
+                      "outcome", "via", "edition", "White", "Black", "Result"):
+            assert row[field] == line.get(field), field
+    assert summary["total"]["games_read"] == 2000
+    assert summary["total"]["accounted"]

@@ -1,0 +1,45 @@
+//! The Python package (`python/`, `pip install ./python`): its pytest suite
+//! (`python/tests`) checks it against this build's CLI, line by line, and
+//! runs `examples/dask_audit.py` on a `distributed.LocalCluster` over the
+//! shared corpus. Without python, the package, pytest, pyarrow, Dask or the
+//! shared corpus the test says SKIPPED (and fails under
+//! `PGN_ARBITER_REQUIRE_ALL`).
+//!
+//! The package is built when it is installed: after changing the Rust code,
+//! `pip install ./python` again before this test means anything.
+
+mod common;
+
+use common::Needs;
+
+#[test]
+fn the_python_package_passes_its_pytest_suite() {
+    if !Needs::test()
+        .python(&["pytest", "pyarrow", "distributed"])
+        .python_package()
+        .shared("data")
+        .met()
+    {
+        return;
+    }
+    let out = common::python()
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ])
+        .env("PGN_ARBITER_BIN", env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .env("PGN_ARBITER_SHARED", common::shared())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "pytest failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
