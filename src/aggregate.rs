@@ -830,14 +830,29 @@ impl Sink for Aggregator {
 
 /// Reads aggregate files and merges them, in order.
 pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
+    let mut texts = Vec::with_capacity(paths.len());
+    for p in paths {
+        texts.push((
+            p.as_str(),
+            std::fs::read(p).map_err(|e| format!("{p}: {e}"))?,
+        ));
+    }
+    merge_texts(texts.iter().map(|(name, bytes)| (*name, bytes.as_slice())))
+}
+
+/// Merges aggregates given as JSON texts, each named for its errors, in
+/// order (the merge behind `pgn-arbiter report` and the Python package's
+/// `merge_reports`).
+pub fn merge_texts<'a>(
+    parts: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) -> Result<Aggregate, String> {
     let mut all = Aggregate {
         schema_version: AGGREGATE_VERSION,
         ..Aggregate::default()
     };
-    for p in paths {
-        let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
+    for (p, bytes) in parts {
         let a: Aggregate =
-            serde_json::from_slice(&bytes).map_err(|e| format!("{p}: not an aggregate: {e}"))?;
+            serde_json::from_slice(bytes).map_err(|e| format!("{p}: not an aggregate: {e}"))?;
         if a.schema_version != AGGREGATE_VERSION {
             return Err(format!(
                 "{p}: aggregate version {} (this pgn-arbiter reads {AGGREGATE_VERSION})",

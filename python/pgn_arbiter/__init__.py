@@ -19,7 +19,7 @@ import pyarrow as pa
 from . import _pgn_arbiter
 from .merge import merge_summaries
 
-__all__ = ["audit", "audit_arrow", "merge_summaries", "__version__"]
+__all__ = ["audit", "audit_arrow", "report", "merge_reports", "merge_summaries", "__version__"]
 __version__ = _pgn_arbiter.__version__
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -106,3 +106,27 @@ def audit_arrow(
         tags=keep_tags,
     )
     return _table(batches, schema), json.loads(summary)
+
+
+def report(
+    paths: Union[PathLike, Sequence[PathLike]],
+    *,
+    laws: str = "auto",
+    dead: str = "quick",
+    threads: Optional[int] = None,
+) -> dict:
+    """The statistics report's aggregate of the games in ``paths``: what
+    ``pgn-arbiter audit --report-json`` writes (breakdowns by year, edition,
+    time control, rating, termination, event; players; points under Art.
+    11). Aggregates of the parts of an archive merge with
+    :func:`merge_reports`; ``pgn-arbiter report`` renders them."""
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    text = _pgn_arbiter.report([str(p) for p in paths], laws=laws, dead=dead, threads=threads)
+    return json.loads(text)
+
+
+def merge_reports(parts: Sequence[dict]) -> dict:
+    """One aggregate for several (the parts of an archive), merged by the
+    same rules as ``pgn-arbiter report AGG.json...``."""
+    return json.loads(_pgn_arbiter.merge_reports([json.dumps(p) for p in parts]))

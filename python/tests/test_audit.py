@@ -162,3 +162,25 @@ def test_arrow_rows_give_the_findings_of_the_same_games_as_pgn(tmp_path):
             assert row[field] == line.get(field), field
     assert summary["total"]["games_read"] == 2000
     assert summary["total"]["accounted"]
+
+
+def without_run_times(aggregate):
+    runs = [{k: v for k, v in r.items() if k not in RUN_FIELDS} for r in aggregate["run"]]
+    return {**aggregate, "run": runs}
+
+
+def test_report_aggregates_equal_the_cli_and_merge_as_pgn_arbiter_report(tmp_path):
+    whole = pgn_arbiter.report(SAMPLES)
+    agg = tmp_path / "agg.json"
+    cli("audit", "--quiet", "--report-json", agg, *SAMPLES)
+    assert without_run_times(whole) == without_run_times(json.loads(agg.read_text()))
+    parts = [pgn_arbiter.report([p]) for p in SAMPLES]
+    merged = pgn_arbiter.merge_reports(parts)
+    # The CLI's merge of the same parts.
+    files = []
+    for i, part in enumerate(parts):
+        f = tmp_path / f"part{i}.json"
+        f.write_text(json.dumps(part))
+        files.append(f)
+    assert without_run_times(merged) == without_run_times(json.loads(cli("report", "--json", "-", *files)))
+    assert merged["games"] == whole["games"]
