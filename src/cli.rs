@@ -471,11 +471,12 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     }
     let mut code = EXIT_OK;
     for o in run.inputs.iter().filter(|o| o.error.is_some()) {
-        eprintln!(
+        let line = format!(
             "pgn-arbiter: {}: {}",
             o.name,
             o.error.as_deref().unwrap_or("")
         );
+        eprintln!("{}", human::terminal_safe(&line));
         code = EXIT_INPUT_OR_USAGE;
     }
     let failures = gate::check(&gate, &run.total);
@@ -496,7 +497,8 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    let text = human::render(&run, &examples, &gate, &failures);
+    let rendered = human::render(&run, &examples, &gate, &failures);
+    let text = human::terminal_safe(&rendered);
     if !args.quiet {
         if to_stdout > 0 {
             eprint!("{text}");

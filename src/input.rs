@@ -54,8 +54,18 @@ pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<(String, String)>) {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();
-                if let Err(e) = walk(path, &mut found, &mut errors) {
+                let mut ignored = 0;
+                if let Err(e) = walk(path, &mut found, &mut ignored, &mut errors) {
                     errors.push((arg.clone(), e.to_string()));
+                } else if found.is_empty() {
+                    // Said, not silently a run of nothing.
+                    errors.push((
+                        arg.clone(),
+                        format!(
+                            "no {} file in this directory ({ignored} other files ignored)",
+                            WANTED_NAMES
+                        ),
+                    ));
                 }
                 found.sort();
                 inputs.extend(found.into_iter().map(|p| NamedInput {
@@ -76,13 +86,18 @@ pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<(String, String)>) {
 /// Collects the `*.pgn` and `*.pgn.zst` files under `dir`. A matching name
 /// that is not a regular file (a FIFO, a socket, a device: reading it could
 /// wait forever) is named in `skipped` and not read.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, skipped: &mut Vec<(String, String)>) -> io::Result<()> {
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    ignored: &mut usize,
+    skipped: &mut Vec<(String, String)>,
+) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         let ty = entry.file_type()?;
         if ty.is_dir() {
-            walk(&path, out, skipped)?;
+            walk(&path, out, ignored, skipped)?;
         } else {
             let name = entry.file_name();
             let name = name.to_string_lossy();
@@ -96,11 +111,20 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, skipped: &mut Vec<(String, String)>)
                     )),
                     Err(e) => skipped.push((path.to_string_lossy().into_owned(), e.to_string())),
                 }
+            } else {
+                *ignored += 1;
             }
         }
     }
     Ok(())
 }
+
+/// What a directory walk looks for, as people write it.
+const WANTED_NAMES: &str = if cfg!(feature = "parquet") {
+    "*.pgn, *.pgn.zst or *.parquet"
+} else {
+    "*.pgn or *.pgn.zst"
+};
 
 /// A file a directory walk reads: `*.pgn`, `*.pgn.zst` and, with the
 /// `parquet` feature, `*.parquet`, in any case.
@@ -229,7 +253,7 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
                             // more decoders than cores would only hold more frames
                             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                             let frames = frames::Frames::new(map, decoders.min(cores), read);
-                            return Ok(Source::Stream(Box::new(frames)));
+                            return Ok(Source::Stream(Box::new(LineEnds::new(frames))));
                         }
                     }
                 }
@@ -239,12 +263,17 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
                     count: read,
                 };
                 let decoder = zstd::Decoder::new(counted)?;
-                return Ok(Source::Stream(Box::new(decoder)));
+                return Ok(Source::Stream(Box::new(LineEnds::new(decoder))));
             }
             if len == 0 {
                 return Ok(Source::Empty);
             }
-            Ok(Source::Mapped(Mapped::new(&file)?))
+            let mapped = Mapped::new(&file)?;
+            if lone_cr(mapped.bytes()) {
+                let file = File::open(path)?;
+                return Ok(Source::Stream(Box::new(LineEnds::new(file))));
+            }
+            Ok(Source::Mapped(mapped))
         }
     }
 }
@@ -339,9 +368,85 @@ fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
         ));
     }
     if is_zstd(head) {
-        Ok(Source::Stream(Box::new(zstd::Decoder::with_buffer(r)?)))
+        let decoder = zstd::Decoder::with_buffer(r)?;
+        Ok(Source::Stream(Box::new(LineEnds::new(decoder))))
     } else {
-        Ok(Source::Stream(Box::new(r)))
+        Ok(Source::Stream(Box::new(LineEnds::new(r))))
+    }
+}
+
+/// Old Mac files end their lines with a lone CR: read as such when the
+/// first 64 KiB hold a CR and no LF at all (a file that mixes the two is
+/// read as it is).
+fn lone_cr(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    memchr::memchr(b'\n', head).is_none() && memchr::memchr(b'\r', head).is_some()
+}
+
+/// A stream whose line ends are read as [`lone_cr`] decides from its
+/// first 64 KiB: CRs become LFs in a file of old Mac line ends, nothing
+/// changes otherwise.
+struct LineEnds<R> {
+    inner: R,
+    /// The first bytes, read to decide; served first.
+    head: Vec<u8>,
+    at: usize,
+    decided: bool,
+    cr: bool,
+}
+
+impl<R: Read> LineEnds<R> {
+    fn new(inner: R) -> LineEnds<R> {
+        LineEnds {
+            inner,
+            head: Vec::new(),
+            at: 0,
+            decided: false,
+            cr: false,
+        }
+    }
+
+    fn decide(&mut self) -> io::Result<()> {
+        let mut chunk = [0u8; 8192];
+        while self.head.len() < 1 << 16 {
+            match self.inner.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => self.head.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.cr = lone_cr(&self.head);
+        self.decided = true;
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for LineEnds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.decided {
+            self.decide()?;
+        }
+        let n = if self.at < self.head.len() {
+            let n = buf.len().min(self.head.len() - self.at);
+            buf[..n].copy_from_slice(&self.head[self.at..self.at + n]);
+            self.at += n;
+            if self.at == self.head.len() {
+                self.head = Vec::new();
+                self.at = 0;
+            }
+            n
+        } else {
+            self.inner.read(buf)?
+        };
+        if self.cr {
+            for b in &mut buf[..n] {
+                if *b == b'\r' {
+                    *b = b'\n';
+                }
+            }
+        }
+        Ok(n)
     }
 }
 

@@ -356,10 +356,42 @@ impl MovetextMap {
     }
 }
 
-/// A tag value as text: UTF-8, with undecodable bytes (Latin-1 in old
-/// databases) replaced by U+FFFD so that every report is valid JSON.
+/// A tag value as text: its escapes decoded (PGN standard 8.1.1: `\"` is
+/// a quote, `\\` a backslash; any other backslash stands for itself), as
+/// UTF-8 with undecodable bytes (Latin-1 in old databases) replaced by
+/// U+FFFD so that every report is valid JSON.
 pub fn tag_text(value: &[u8]) -> String {
-    String::from_utf8_lossy(value).into_owned()
+    if memchr::memchr(b'\\', value).is_none() {
+        return String::from_utf8_lossy(value).into_owned();
+    }
+    let mut decoded = Vec::with_capacity(value.len());
+    let mut i = 0;
+    while i < value.len() {
+        match (value[i], value.get(i + 1)) {
+            (b'\\', Some(&c @ (b'"' | b'\\'))) => {
+                decoded.push(c);
+                i += 2;
+            }
+            (c, _) => {
+                decoded.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&decoded).into_owned()
+}
+
+#[cfg(test)]
+mod tag_text_tests {
+    use super::tag_text;
+
+    #[test]
+    fn tag_escapes_are_decoded() {
+        assert_eq!(tag_text(br#"a \"quoted\" \\ x"#), r#"a "quoted" \ x"#);
+        assert_eq!(tag_text(br"C:\dir\n"), r"C:\dir\n");
+        assert_eq!(tag_text(b"trailing \\"), "trailing \\");
+        assert_eq!(tag_text(b"Caf\xe9"), "Caf\u{fffd}");
+    }
 }
 
 /// Python's `str.strip` on ASCII whitespace.

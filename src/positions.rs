@@ -218,7 +218,8 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
                 }
             }
             Err(e) => {
-                eprintln!("pgn-arbiter: {path}: {e}");
+                let line = format!("pgn-arbiter: {path}: {e}");
+                eprintln!("{}", crate::report::human::terminal_safe(&line));
                 code = 2;
             }
         }
@@ -246,7 +247,8 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
             Ok(pos) => pos,
             Err(e) => {
                 let text = text.trim();
-                eprintln!("pgn-arbiter: {source}: line {number}: {text}: {e}");
+                let line = format!("pgn-arbiter: {source}: line {number}: {text}: {e}");
+                eprintln!("{}", crate::report::human::terminal_safe(&line));
                 code = 2;
                 if args.json {
                     write_line(&mut out, &record(Some(e), Vec::new(), 0))?;

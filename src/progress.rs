@@ -39,6 +39,7 @@ impl Bar {
 
     /// Prints a line on stderr without breaking the bar.
     pub fn println(&self, line: &str) {
+        let line = crate::report::human::terminal_safe(line);
         match &self.bar {
             Some(b) => b.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),

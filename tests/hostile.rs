@@ -4,6 +4,8 @@
 //! hanging the run; input compressed otherwise than with zstd is refused
 //! with a message that says what to do; absurd thread counts are capped.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -302,4 +304,112 @@ fn a_huge_region_size_on_a_stream_is_not_allocated_up_front() {
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["total"]["games_read"], 2000);
+}
+
+/// Issue 11: a file with old Mac line endings (a lone CR) was one game.
+#[test]
+fn lone_cr_line_endings_are_line_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let lf: Vec<u8> = sample().into_iter().take(200_000).collect();
+    let cr: Vec<u8> = lf
+        .iter()
+        .map(|&b| if b == b'\n' { b'\r' } else { b })
+        .collect();
+    std::fs::write(dir.path().join("lf.pgn"), &lf).unwrap();
+    std::fs::write(dir.path().join("cr.pgn"), &cr).unwrap();
+    let zst = zstd::encode_all(&cr[..], 1).unwrap();
+    std::fs::write(dir.path().join("cr.pgn.zst"), zst).unwrap();
+    let run = |args: &[&str], stdin: Option<&[u8]>| {
+        let mut cmd = bin();
+        cmd.current_dir(dir.path())
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .args(args);
+        if let Some(bytes) = stdin {
+            let mut child = cmd
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(bytes).unwrap();
+            let out = child.wait_with_output().unwrap();
+            serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["total"].clone()
+        } else {
+            summary(&mut cmd).1["total"].clone()
+        }
+    };
+    let lf_total = run(&["lf.pgn"], None);
+    assert!(lf_total["games_read"].as_u64().unwrap() > 300);
+    for cr_total in [
+        run(&["cr.pgn"], None),
+        run(&["cr.pgn.zst"], None),
+        run(&["-"], Some(&cr)),
+    ] {
+        for field in ["games_read", "analysed", "plies", "flagged"] {
+            assert_eq!(cr_total[field], lf_total[field], "{field}");
+        }
+    }
+}
+
+/// Issue 11: `\"` and `\\` in tag values reached the JSONL undecoded.
+#[test]
+fn tag_escapes_are_decoded_in_the_reports() {
+    let pgn = "[Event \"a \\\"quoted\\\" \\\\ name\"]\n[White \"W\"]\n[Black \"B\"]\n\
+               [Result \"1-0\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 1-0\n\n";
+    let findings = common::audit(pgn, &["--tags", "Event"]);
+    assert!(!findings.is_empty());
+    assert_eq!(findings[0]["Event"], "a \"quoted\" \\ name");
+}
+
+/// Issue 11: a directory holding no PGN gave exit 0 and no word; names are
+/// matched in any case.
+#[test]
+fn a_directory_without_pgn_is_said_and_names_match_in_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    std::fs::write(empty.join("README.txt"), "not chess").unwrap();
+    let (code, _, stderr) = summary(
+        bin()
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .arg(&empty),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("no *.pgn") && stderr.contains("1 other files ignored"),
+        "{stderr}"
+    );
+    let upper = dir.path().join("upper");
+    std::fs::create_dir(&upper).unwrap();
+    std::fs::write(upper.join("GAMES.PGN"), sample()).unwrap();
+    let (code, v, stderr) = summary(
+        bin()
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .arg(&upper),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(v["total"]["games_read"], 2000);
+}
+
+/// Issue 11: escape bytes in a file name reached the terminal raw (the
+/// human summary, the input errors).
+#[test]
+fn escape_bytes_in_names_are_shown_not_sent_to_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "x\u{1b}[31mred\u{7}.pgn";
+    std::fs::write(dir.path().join(name), sample()).unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["audit", name, "missing\u{1b}[2J.pgn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    for (what, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        assert!(
+            !bytes.contains(&0x1b) && !bytes.contains(&0x07),
+            "{what} holds a control byte"
+        );
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("x\\x1b[31mred\\x07.pgn"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing\\x1b[2J.pgn"));
 }

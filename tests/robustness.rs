@@ -163,6 +163,17 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         std::fs::write(&path, &input).unwrap();
         let reference = run(&path, sequential.clone());
         // lines and fingerprints, counted here from the bytes themselves
+        // (as read: a file whose first 64 KiB hold a CR and no LF has old
+        // Mac line ends, read as LFs)
+        let head = &input[..input.len().min(1 << 16)];
+        let input: Vec<u8> = if !head.contains(&b'\n') && head.contains(&b'\r') {
+            input
+                .iter()
+                .map(|&b| if b == b'\r' { b'\n' } else { b })
+                .collect()
+        } else {
+            input
+        };
         let bom = if input.starts_with(b"\xef\xbb\xbf") {
             3
         } else {
