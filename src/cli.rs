@@ -58,7 +58,7 @@ pub enum Command {
 pub struct AuditArgs {
     /// Files, directories (searched for *.pgn and *.pgn.zst) or - for stdin.
     #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
+    pub paths: Vec<std::ffi::OsString>,
     /// Write findings as JSON Lines to FILE (- for stdout).
     #[arg(long, value_name = "FILE")]
     pub jsonl: Option<String>,

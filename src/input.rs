@@ -39,18 +39,20 @@ pub struct NamedInput {
 /// returned as errors, the rest goes on.
 /// The inputs named by `args` (directories searched), and for each path
 /// that cannot be read, the path and why.
-pub fn expand(args: &[String]) -> (Vec<NamedInput>, Vec<(String, String)>) {
+/// A path need not be UTF-8: it is opened as given and named lossily.
+pub fn expand<P: AsRef<std::ffi::OsStr>>(args: &[P]) -> (Vec<NamedInput>, Vec<(String, String)>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for arg in args {
-        if arg == "-" {
+        let path = Path::new(arg.as_ref());
+        let arg = path.to_string_lossy().into_owned();
+        if path.as_os_str() == "-" {
             inputs.push(NamedInput {
                 name: "-".to_string(),
                 path: InputPath::Stdin,
             });
             continue;
         }
-        let path = Path::new(arg);
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();

@@ -34,7 +34,7 @@
 //!         }
 //!     }
 //! });
-//! let run = Audit::new().threads(2).run(&["data/lichess-2000.pgn".into()], &mut sink, &())?;
+//! let run = Audit::new().threads(2).run(&["data/lichess-2000.pgn"], &mut sink, &())?;
 //! assert_eq!(run.total.games, 2_000);
 //! assert!(run.total.balanced()); // read = analysed + invalid + skipped
 //! assert_eq!(claims_then_lost, 2);

@@ -92,12 +92,14 @@ impl Audit {
     }
 
     /// Audits the inputs named by `paths` (files, directories searched for
-    /// `*.pgn` and `*.pgn.zst`, `-` for stdin), in order. A path that
-    /// cannot be read is an input with an error (and no games); the run
-    /// goes on. `Err` is only the sink's (a closed output).
+    /// `*.pgn` and `*.pgn.zst` in any case, `-` for stdin), in order: `&str`,
+    /// `String`, `Path` or `OsString` alike (a path need not be UTF-8; it
+    /// is named lossily in the reports). A path that cannot be read is an
+    /// input with an error (and no games); the run goes on. `Err` is only
+    /// the sink's (a closed output).
     pub fn run(
         &self,
-        paths: &[String],
+        paths: &[impl AsRef<std::ffi::OsStr>],
         sink: &mut dyn Sink,
         progress: &dyn Progress,
     ) -> io::Result<RunOutcome> {

@@ -413,3 +413,26 @@ fn escape_bytes_in_names_are_shown_not_sent_to_the_terminal() {
     assert!(stdout.contains("x\\x1b[31mred\\x07.pgn"), "{stdout}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing\\x1b[2J.pgn"));
 }
+
+/// Issue 11: a path argument that is not UTF-8 aborted the whole run; it
+/// is read as given and named lossily.
+#[test]
+fn a_path_that_is_not_utf8_is_read_and_named_lossily() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = OsStr::from_bytes(b"caf\xe9.pgn");
+    std::fs::write(dir.path().join(name), sample()).unwrap();
+    let (code, v, stderr) = summary(
+        bin()
+            .current_dir(dir.path())
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .arg(name)
+            .arg(OsStr::from_bytes(b"gone\xff.pgn")),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(v["inputs"][0]["file"], "caf\u{fffd}.pgn");
+    assert_eq!(v["inputs"][0]["games_read"], 2000);
+    assert_eq!(v["inputs"][1]["file"], "gone\u{fffd}.pgn");
+    assert_eq!(v["input_errors"], 1);
+}
