@@ -180,3 +180,40 @@ fn a_corrupt_frame_names_the_file_and_keeps_the_games_before_it() {
         assert_eq!(kept, complete(&reference.stdout, cuts[2]));
     }
 }
+
+/// Issue 11: a pzstd file whose size hints are wrong (one byte more or
+/// less, or zero) is read as `zstd -d` reads it: the hint is a hint, and
+/// the frames are streamed when it does not hold.
+#[test]
+fn wrong_pzstd_size_hints_fall_back_to_streaming() {
+    let data = sample();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.pgn"), &data).unwrap();
+    let plain = audit(dir.path(), "games.pgn", &[]);
+    assert!(plain.status.success());
+    let good = pzstd(&data, &cuts(&data), None);
+    for (what, shift) in [("one more", 1i64), ("one less", -1), ("zeroed", i64::MIN)] {
+        // Rewrite every hint: the u32 after each skippable frame's header.
+        let mut bytes = good.clone();
+        let mut at = 0;
+        while at + 12 <= bytes.len() {
+            let size = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap());
+            let wrong = if shift == i64::MIN {
+                0
+            } else {
+                (i64::from(size) + shift) as u32
+            };
+            bytes[at + 8..at + 12].copy_from_slice(&wrong.to_le_bytes());
+            at += 12 + size as usize;
+        }
+        std::fs::write(dir.path().join("games.pgn"), &bytes).unwrap();
+        let framed = audit(dir.path(), "games.pgn", &["--threads", "2"]);
+        assert!(
+            framed.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&framed.stderr)
+        );
+        assert_eq!(framed.stdout, plain.stdout, "{what}: findings differ");
+        assert!(accounted(&summary(dir.path())));
+    }
+}
