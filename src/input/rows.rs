@@ -139,6 +139,60 @@ mod tests {
         );
     }
 
+    /// Whatever the values hold, N rows split into N games with their
+    /// values (the split module is SPEC's definition of a game).
+    #[test]
+    fn any_rows_split_into_as_many_games() {
+        const ATOMS: [&str; 16] = [
+            "[",
+            "]",
+            "{",
+            "}",
+            ";",
+            "%",
+            "\n",
+            "\r",
+            "\"",
+            "\\",
+            " ",
+            "\n\n",
+            "[Event \"x\"]",
+            "e4",
+            "1-0",
+            "(",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let rows = 1 + next(6);
+            let mut out = Vec::new();
+            let mut whites = Vec::new();
+            for _ in 0..rows {
+                let (n_white, n_moves) = (next(6), next(12));
+                let white: String = (0..n_white).map(|_| ATOMS[next(ATOMS.len())]).collect();
+                let moves: String = (0..n_moves).map(|_| ATOMS[next(ATOMS.len())]).collect();
+                write_game(
+                    &mut out,
+                    [("White", white.as_str()), ("Result", "*")],
+                    Some(&moves),
+                );
+                whites.push(white);
+            }
+            let games: Vec<_> = crate::split::Splitter::new(&out).collect();
+            let text = String::from_utf8_lossy(&out);
+            assert_eq!(games.len(), rows, "{text}");
+            for (game, white) in games.iter().zip(&whites) {
+                let value = crate::parse::tag_text(game.tag("White").unwrap_or_default());
+                assert_eq!(value, white.replace(['\n', '\r'], " "), "{text}");
+            }
+        }
+    }
+
     #[test]
     fn utc_date_stands_for_a_missing_date() {
         assert_eq!(tag_name("UTCDate", false), Some("Date"));
