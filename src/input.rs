@@ -2,6 +2,8 @@
 //! (streamed; pzstd files decoded by several threads, see `input/frames.rs`),
 //! directories (walked for `*.pgn` and `*.pgn.zst`).
 
+#[cfg(feature = "arrow")]
+pub mod columns;
 mod frames;
 #[cfg(feature = "parquet")]
 pub mod parquet;

@@ -76,8 +76,10 @@ def audit_arrow(
 
     ``movetext``: the moves of each game (a string array, as the
     ``movetext`` column of the Lichess dataset on Hugging Face); ``tags``:
-    tag name to string array (``Event``, ``White``, ``Result``, ``UTCDate``,
-    ``Termination``, ...), each as long as ``movetext``. ``UTCDate`` stands
+    tag name to array (``Event``, ``White``, ``Result``, ``UTCDate``,
+    ``Termination``, ...), each as long as ``movetext``: strings, integers,
+    floats, dates and times are written as the CLI's Parquet input writes
+    them (``2013.01.01``, ``1500``). ``UTCDate`` stands
     for ``Date`` when there is no ``Date``, so the laws edition follows the
     day the game was played. Each finding's ``game`` is its row's index and
     its ``file`` is ``name``. Returns ``(findings, summary)`` as
@@ -86,12 +88,12 @@ def audit_arrow(
     tags = dict(tags or {})
 
     def strings(array) -> pa.Array:
+        # Strings, integers, floats, dates and times are written as tags
+        # exactly as the CLI's Parquet input writes them.
         if isinstance(array, pa.ChunkedArray):
             array = array.combine_chunks()
         if not isinstance(array, pa.Array):
             array = pa.array(array)
-        if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
-            array = array.cast(pa.string())
         return array
 
     names = list(tags)

@@ -9,13 +9,13 @@ use std::ptr::addr_of_mut;
 
 use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{Array, RecordBatch, StructArray};
-use arrow_schema::DataType;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use pgn_arbiter::aggregate::{merge_texts, Aggregator};
 use pgn_arbiter::audit::TagSet;
+use pgn_arbiter::input::columns::{cell, is_tag_type};
 use pgn_arbiter::input::rows::{tag_name, write_game};
 use pgn_arbiter::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use pgn_arbiter::report::arrow::ArrowSink;
@@ -90,8 +90,9 @@ fn to_pyarrow<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, P
         .call_method1("from_struct_array", (struct_array,))
 }
 
-/// A `pyarrow.Array` of strings (or large strings) as Rust strings; `None`
-/// for nulls.
+/// A `pyarrow.Array` as tag text, read as the Parquet input reads a
+/// column (`pgn_arbiter::input::columns`: strings, integers, floats, dates,
+/// times); `None` for nulls.
 fn strings_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<String>>> {
     let mut ffi_array = FFI_ArrowArray::empty();
     let mut ffi_schema = FFI_ArrowSchema::empty();
@@ -106,26 +107,13 @@ fn strings_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<String>
     let data = unsafe { from_ffi(ffi_array, &ffi_schema) }
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let array = arrow_array::make_array(data);
-    let values: Vec<Option<String>> = match array.data_type() {
-        DataType::Utf8 => arrow_array::cast::AsArray::as_string::<i32>(&array)
-            .iter()
-            .map(|v| v.map(str::to_string))
-            .collect(),
-        DataType::LargeUtf8 => arrow_array::cast::AsArray::as_string::<i64>(&array)
-            .iter()
-            .map(|v| v.map(str::to_string))
-            .collect(),
-        DataType::Utf8View => arrow_array::cast::AsArray::as_string_view(&array)
-            .iter()
-            .map(|v| v.map(str::to_string))
-            .collect(),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "expected a string array, got {other}"
-            )))
-        }
-    };
-    Ok(values)
+    if !is_tag_type(array.data_type()) {
+        return Err(PyValueError::new_err(format!(
+            "a column of {}: expected strings, integers, floats, dates or times",
+            array.data_type()
+        )));
+    }
+    Ok((0..array.len()).map(|row| cell(&array, row)).collect())
 }
 
 /// Collects the findings and names the first input that could not be read.

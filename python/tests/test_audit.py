@@ -184,3 +184,26 @@ def test_report_aggregates_equal_the_cli_and_merge_as_pgn_arbiter_report(tmp_pat
         files.append(f)
     assert without_run_times(merged) == without_run_times(json.loads(cli("report", "--json", "-", *files)))
     assert merged["games"] == whole["games"]
+
+
+def test_arrow_columns_of_any_type_are_read_as_the_cli_reads_parquet(tmp_path):
+    """The Hugging Face layout with its types (integer ratings, a date, a
+    time): audit_arrow on the table equals the CLI on the Parquet file, to
+    the offsets and ids (both write the rows as the same PGN)."""
+    import sys
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "games.parquet"
+    subprocess.run([sys.executable, str(ROOT / "tests" / "hf_parquet.py"), str(SAMPLES[0]), str(path)],
+                   check=True, capture_output=True)
+    t = pq.read_table(path)
+    assert pa.types.is_date32(t.schema.field("UTCDate").type)
+    findings, summary = pgn_arbiter.audit_arrow(
+        t["movetext"], {n: t[n] for n in t.column_names if n != "movetext"}, name=str(path))
+    out = subprocess.run([str(BIN), "audit", "--quiet", "--jsonl", "-", str(path)], capture_output=True)
+    if b"built without Parquet" in out.stderr:
+        pytest.skip(f"SKIPPED: {BIN} was built without the parquet feature")
+    lines = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert len(lines) > 0
+    assert_rows_equal_lines(findings, lines)
+    assert summary["total"]["games_read"] == t.num_rows
