@@ -324,7 +324,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
         + usize::from(args.github);
     if to_stdout > 1 {
         eprintln!(
-            "pgn-arbiter: only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif{} and --github can write to stdout",
+            "pgn-arbiter: only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif, --report-json, --html{} and --github can write to stdout",
             if cfg!(feature = "parquet") { ", --parquet" } else { "" }
         );
         return Ok(EXIT_INPUT_OR_USAGE);
