@@ -678,32 +678,30 @@ impl Auditor {
                 });
             }
         }
-        {
-            if let Some(winner) = flag_winner {
-                // `None`: not examined (`--dead material` only asks about
-                // material).
-                let answer = match (dead_proof, budget) {
-                    (Some(proof), _) => Some(Answer::Unwinnable(proof)),
-                    (None, _) if pos.has_insufficient_material(winner) => {
-                        Some(Answer::Unwinnable(Proof::Material))
-                    }
-                    (None, Some(budget)) => {
-                        Some(flag.unwrap_or_else(|| prover.can_mate(&pos, winner, budget)))
-                    }
-                    (None, None) => None,
-                };
-                match answer {
-                    Some(Answer::Unwinnable(proof)) => out.push(Finding {
-                        kind: Kind::UnwinnableFlag,
-                        ply: n,
-                        side: pos.turn(),
-                        occurrences: 1,
-                        detail: Detail::Unwinnable { winner, proof },
-                        at: Spot::of(&pos),
-                    }),
-                    Some(Answer::Unknown) => report.undecided |= UNDECIDED_FLAG,
-                    Some(Answer::Winnable(_)) | None => {}
+        if let Some(winner) = flag_winner {
+            // `None`: not examined (`--dead material` only asks about
+            // material).
+            let answer = match (dead_proof, budget) {
+                (Some(proof), _) => Some(Answer::Unwinnable(proof)),
+                (None, _) if pos.has_insufficient_material(winner) => {
+                    Some(Answer::Unwinnable(Proof::Material))
                 }
+                (None, Some(budget)) => {
+                    Some(flag.unwrap_or_else(|| prover.can_mate(&pos, winner, budget)))
+                }
+                (None, None) => None,
+            };
+            match answer {
+                Some(Answer::Unwinnable(proof)) => out.push(Finding {
+                    kind: Kind::UnwinnableFlag,
+                    ply: n,
+                    side: pos.turn(),
+                    occurrences: 1,
+                    detail: Detail::Unwinnable { winner, proof },
+                    at: Spot::of(&pos),
+                }),
+                Some(Answer::Unknown) => report.undecided |= UNDECIDED_FLAG,
+                Some(Answer::Winnable(_)) | None => {}
             }
         }
     }

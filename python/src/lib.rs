@@ -93,7 +93,7 @@ fn to_pyarrow<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, P
 /// A `pyarrow.Array` as tag text, read as the Parquet input reads a
 /// column (`pgn_arbiter::input::columns`: strings, integers, floats, dates,
 /// times); `None` for nulls.
-fn strings_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<String>>> {
+fn tag_texts_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<String>>> {
     let mut ffi_array = FFI_ArrowArray::empty();
     let mut ffi_schema = FFI_ArrowSchema::empty();
     array.call_method1(
@@ -192,10 +192,10 @@ fn audit_arrow<'py>(
     threads: Option<usize>,
     tags: Option<&str>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
-    let moves = strings_from_pyarrow(&movetext)?;
+    let moves = tag_texts_from_pyarrow(&movetext)?;
     let mut columns = Vec::with_capacity(tag_arrays.len());
     for (tag, array) in tag_names.iter().zip(&tag_arrays) {
-        let values = strings_from_pyarrow(array)?;
+        let values = tag_texts_from_pyarrow(array)?;
         if values.len() != moves.len() {
             return Err(PyValueError::new_err(format!(
                 "tag {tag}: {} rows, movetext has {}",

@@ -12,6 +12,7 @@
 //! integers, dates or times is a tag (`UTCDate` standing for `Date` when
 //! there is none); other columns are ignored.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
@@ -38,9 +39,10 @@ pub struct Rows {
     pos: usize,
     /// Bytes of the file decoded so far (row groups' compressed sizes).
     read: Arc<AtomicU64>,
-    group_sizes: Vec<u64>,
+    /// Rows read of the current row group, and the row groups not yet
+    /// counted: their rows and compressed bytes.
     rows_read: usize,
-    group_rows: Vec<usize>,
+    groups: VecDeque<(usize, u64)>,
 }
 
 fn invalid(path: &Path, why: impl std::fmt::Display) -> io::Error {
@@ -89,15 +91,13 @@ pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
     let movetext = at(index);
     let tags = names.into_iter().map(|(i, name)| (at(i), name)).collect();
     let meta = builder.metadata().clone();
-    let group_sizes = meta
+    let groups = meta
         .row_groups()
         .iter()
-        .map(|g| u64::try_from(g.compressed_size()).unwrap_or(0))
-        .collect();
-    let group_rows = meta
-        .row_groups()
-        .iter()
-        .map(|g| usize::try_from(g.num_rows()).unwrap_or(0))
+        .map(|g| {
+            let rows = usize::try_from(g.num_rows()).unwrap_or(0);
+            (rows, u64::try_from(g.compressed_size()).unwrap_or(0))
+        })
         .collect();
     let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
     let batches = builder
@@ -112,9 +112,8 @@ pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
         buf: Vec::with_capacity(1 << 20),
         pos: 0,
         read,
-        group_sizes,
         rows_read: 0,
-        group_rows,
+        groups,
     })
 }
 
@@ -157,17 +156,12 @@ impl Rows {
     /// last row has been read.
     fn count_progress(&mut self, rows: usize) {
         self.rows_read += rows;
-        while let Some(&group) = self.group_rows.first() {
-            if self.rows_read < group {
+        while let Some(&(group_rows, size)) = self.groups.front() {
+            if self.rows_read < group_rows {
                 break;
             }
-            self.rows_read -= group;
-            self.group_rows.remove(0);
-            let size = if self.group_sizes.is_empty() {
-                0
-            } else {
-                self.group_sizes.remove(0)
-            };
+            self.rows_read -= group_rows;
+            self.groups.pop_front();
             self.read.fetch_add(size, Ordering::Relaxed);
         }
     }
