@@ -95,6 +95,7 @@ pub mod facets;
 pub mod finding;
 pub mod gate;
 pub mod input;
+pub mod movetext;
 pub mod parse;
 pub mod pipeline;
 pub mod positions;

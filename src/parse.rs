@@ -15,7 +15,7 @@ use shakmaty::{KnownOutcome, Outcome};
 
 /// The mainline of one game: its moves as written, and the last result
 /// token of the movetext, if any.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Mainline {
     /// The mainline moves, in order, as written (not yet checked for
     /// legality).
@@ -58,8 +58,19 @@ impl<'a> MovetextReader<'a> {
         }
     }
 
-    /// Reads `movetext` into `line`, reusing its allocation.
+    /// Reads `movetext` into `line`, reusing its allocation: with the
+    /// scanner of [`crate::movetext`], or with pgn-reader itself when the
+    /// movetext opens with a tag.
     pub fn read(&mut self, movetext: &'a [u8], line: &mut Mainline) {
+        if crate::movetext::scan(movetext, line) {
+            return;
+        }
+        self.read_with_pgn_reader(movetext, line);
+    }
+
+    /// Reads `movetext` into `line` with pgn-reader, the definition of a
+    /// move token (SPEC).
+    pub fn read_with_pgn_reader(&mut self, movetext: &'a [u8], line: &mut Mainline) {
         line.sans.clear();
         line.result_token = None;
         line.truncated = false;
@@ -82,12 +93,21 @@ impl<'a> MovetextReader<'a> {
 }
 
 impl Mainline {
-    /// Reads `movetext` into `self` with a reader of its own.
+    /// Reads `movetext` into `self`, as [`MovetextReader::read`] does.
     pub fn read(&mut self, movetext: &[u8]) {
         let next = Cell::new(movetext);
         let mut reader = MovetextReader::new(&next);
         next.set(&[]);
         reader.read(movetext, self);
+    }
+
+    /// Reads `movetext` into `self` with pgn-reader alone: the reference
+    /// the scanner is tested against.
+    pub fn read_with_pgn_reader(&mut self, movetext: &[u8]) {
+        let next = Cell::new(movetext);
+        let mut reader = MovetextReader::new(&next);
+        next.set(&[]);
+        reader.read_with_pgn_reader(movetext, self);
     }
 }
 
