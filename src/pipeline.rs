@@ -774,13 +774,14 @@ fn audit_piece(buf: &[u8], start: usize, end: usize, laws: &Settings) -> Piece {
     let mut reports = Vec::new();
     // newlines from `start` to the last game seen
     let (mut lines, mut counted) = (0u64, 0usize);
-    for game in splitter.by_ref() {
+    while let Some(game) = splitter.next() {
         let mut report = auditor.audit_with(&game, *laws, &mut movetext);
         lines += newlines(&bytes[counted..game.offset]);
         counted = game.offset;
         report.line = lines;
         report.offset += start as u64;
         reports.push(report);
+        splitter.recycle(game);
     }
     let end_state = splitter.end_state().cloned().unwrap_or_default();
     Piece {

@@ -99,9 +99,8 @@ pub fn cut_is_sound(prev: &EndState, next: &[u8]) -> bool {
                 return false;
             }
             let line = &next[..memchr(b'\n', next).map_or(next.len(), |i| i + 1)];
-            let (pairs, _) = parse_tag_line(line);
-            match pairs.first() {
-                Some((name, _)) => g.tag_names.iter().any(|n| n.as_slice() == *name),
+            match first_tag_name(line) {
+                Some(name) => g.tag_names.iter().any(|n| n.as_slice() == name),
                 None => false,
             }
         }
@@ -116,6 +115,8 @@ pub struct Splitter<'a> {
     in_brace: bool,
     cur: Option<Builder<'a>>,
     end: Option<EndState>,
+    /// A tag vector given back by [`Splitter::recycle`], for the next game.
+    spare: Vec<TagPair<'a>>,
 }
 
 struct Builder<'a> {
@@ -167,7 +168,16 @@ impl<'a> Splitter<'a> {
             in_brace: false,
             cur: None,
             end: None,
+            spare: Vec::new(),
         }
+    }
+
+    /// Takes back a game this splitter gave, so that the next game's tags
+    /// reuse its allocation.
+    pub fn recycle(&mut self, game: RawGame<'a>) {
+        let mut tags = game.tags;
+        tags.clear();
+        self.spare = tags;
     }
 
     /// Where the splitter stood when the input ran out; `None` until
@@ -183,7 +193,7 @@ impl<'a> Splitter<'a> {
         let lead = leading_blank(line);
         self.cur = Some(Builder {
             offset: start + lead,
-            tags: Vec::new(),
+            tags: std::mem::take(&mut self.spare),
             movetext_start: None,
             movetext_end: end,
             tags_end: end,
@@ -196,9 +206,8 @@ impl<'a> Splitter<'a> {
 
     fn add_tag_line(&mut self, start: usize, end: usize) {
         let line = &self.buf[start..end];
-        let (pairs, rest) = parse_tag_line(line);
         let cur = self.cur.as_mut().expect("open game");
-        cur.tags.extend(pairs);
+        let rest = parse_tag_line_into(line, &mut cur.tags);
         cur.tags_end = end;
         match rest {
             Some(r) => {
@@ -259,11 +268,8 @@ impl<'a> Iterator for Splitter<'a> {
                 State::Tags | State::Gap => {
                     if line[leading_blank(line)..].first() == Some(&b'[') {
                         if self.state == State::Gap {
-                            let (pairs, _) = parse_tag_line(line);
-                            let repeated = match pairs.first() {
-                                Some((name, _)) => {
-                                    self.cur.as_ref().is_some_and(|c| c.has_name(name))
-                                }
+                            let repeated = match first_tag_name(line) {
+                                Some(name) => self.cur.as_ref().is_some_and(|c| c.has_name(name)),
                                 None => false,
                             };
                             if repeated {
@@ -290,7 +296,7 @@ impl<'a> Iterator for Splitter<'a> {
                             let body = &line[leading_blank(line)..];
                             if cur.gap_in_brace
                                 && body.first() == Some(&b'[')
-                                && !parse_tag_line(line).0.is_empty()
+                                && first_tag_name(line).is_some()
                             {
                                 cur.swallowed += 1;
                             }
@@ -384,10 +390,18 @@ fn scan_braces(line: &[u8], mut in_brace: bool) -> bool {
 /// several tags on one line, movetext after the last one, a malformed tag
 /// ending the line.
 pub fn parse_tag_line(line: &[u8]) -> (Vec<TagPair<'_>>, Option<usize>) {
-    if let Some(pair) = whole_tag(line) {
-        return (vec![pair], None);
-    }
     let mut pairs = Vec::new();
+    let rest = parse_tag_line_into(line, &mut pairs);
+    (pairs, rest)
+}
+
+/// [`parse_tag_line`], appending the pairs to `pairs` (no allocation once
+/// `pairs` has room).
+pub fn parse_tag_line_into<'l>(line: &'l [u8], pairs: &mut Vec<TagPair<'l>>) -> Option<usize> {
+    if let Some(pair) = whole_tag(line) {
+        pairs.push(pair);
+        return None;
+    }
     let mut pos = leading_blank(line);
     while pos < line.len() && line[pos] == b'[' {
         match loose_tag(line, pos) {
@@ -395,14 +409,26 @@ pub fn parse_tag_line(line: &[u8]) -> (Vec<TagPair<'_>>, Option<usize>) {
                 pairs.push((name, value));
                 pos = end;
             }
-            None => return (pairs, None),
+            None => return None,
         }
     }
     if is_blank(&line[pos..]) {
-        (pairs, None)
+        None
     } else {
-        (pairs, Some(pos))
+        Some(pos)
     }
+}
+
+/// The name of the first tag of a line, if it has one.
+fn first_tag_name(line: &[u8]) -> Option<&[u8]> {
+    if let Some((name, _)) = whole_tag(line) {
+        return Some(name);
+    }
+    let pos = leading_blank(line);
+    if line.get(pos) != Some(&b'[') {
+        return None;
+    }
+    loose_tag(line, pos).map(|(name, _, _)| name)
 }
 
 /// `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`
@@ -420,7 +446,7 @@ fn whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
         return None;
     }
     let mut i = 2;
-    while i < t.len() && (t[i].is_ascii_alphanumeric() || b"_+#=:-".contains(&t[i])) {
+    while i < t.len() && is_name_byte(t[i]) {
         i += 1;
     }
     let name = &t[1..i];
@@ -437,10 +463,27 @@ fn whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
         return None;
     }
     let value = &t[value_start..value_end];
-    if value.contains(&b'\r') {
+    if memchr(b'\r', value).is_some() {
         return None;
     }
     Some((name, value))
+}
+
+/// `[A-Za-z0-9_+#=:-]`, by table (it runs on every byte of a tag name).
+#[inline]
+fn is_name_byte(b: u8) -> bool {
+    const TABLE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let b = i as u8;
+            t[i] =
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+            i += 1;
+        }
+        t
+    };
+    TABLE[b as usize]
 }
 
 /// `\[\s*([^\s"\[\]]+)\s*"((?:[^"\\\n]|\\.)*)"[ \t\r\]]*` at `pos`.
