@@ -44,6 +44,61 @@ pub struct RepetitionTable {
     /// Entries (by the colour to move) at which a position occurred for the
     /// second time: the targets of a 9.2a claim.
     twice: [Vec<usize>; 2],
+    /// The latest entry of each key, while the segment is short enough.
+    index: KeyIndex,
+}
+
+/// An open-addressing table from a key to the latest entry with it, for
+/// segments of [`KeyIndex::SHORT`] to [`KeyIndex::MAX`] entries (others are
+/// searched entry by entry). Cleared in O(1) by a new generation. It only finds a
+/// candidate: the boards are compared all the same.
+struct KeyIndex {
+    slots: Box<[Slot]>,
+    generation: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    generation: u32,
+    entry: u32,
+}
+
+impl Default for KeyIndex {
+    fn default() -> Self {
+        KeyIndex {
+            slots: vec![Slot::default(); KeyIndex::SLOTS].into_boxed_slice(),
+            generation: 1,
+        }
+    }
+}
+
+impl KeyIndex {
+    const SLOTS: usize = 512;
+    const SHORT: usize = 16;
+    const MAX: usize = 256;
+
+    fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill(Slot::default());
+            self.generation = 1;
+        }
+    }
+
+    /// The slot holding `key`, or the free slot where it would go.
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = Self::SLOTS - 1;
+        let mut i = (key >> 32) as usize & mask;
+        loop {
+            let s = &self.slots[i];
+            if s.generation != self.generation || s.key == key {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
 }
 
 /// Whether `m` can be played inside a segment: a quiet move of a piece.
@@ -68,6 +123,7 @@ impl RepetitionTable {
         self.entries.clear();
         self.twice[0].clear();
         self.twice[1].clear();
+        self.index.clear();
         self.key = 0;
     }
 
@@ -89,9 +145,46 @@ impl RepetitionTable {
     pub fn push(&mut self, pos: &Chess) -> u32 {
         let unique = self.entries.is_empty() && pos.legal_ep_square().is_some();
         let mut count = 1;
-        if !unique {
+        let n = self.entries.len();
+        // Short segments (most) are searched entry by entry; a long one is
+        // indexed from its SHORT-th entry on.
+        let indexed = (KeyIndex::SHORT..KeyIndex::MAX).contains(&n);
+        if n == KeyIndex::SHORT {
+            for (j, e) in self.entries.iter().enumerate() {
+                let slot = self.index.find(e.key);
+                self.index.slots[slot] = Slot {
+                    key: e.key,
+                    generation: self.index.generation,
+                    entry: j as u32,
+                };
+            }
+        }
+        let slot = if indexed {
+            self.index.find(self.key)
+        } else {
+            0
+        };
+        // With the index, a key never seen in the segment is a position
+        // never seen; the latest entry with the key is the one to count
+        // from when it is the same position (same side to move, same
+        // board), as it nearly always is. Otherwise, entry by entry.
+        let mut search = !unique;
+        if search && indexed {
+            let s = self.index.slots[slot];
+            if s.generation != self.index.generation {
+                search = false;
+            } else {
+                let j = s.entry as usize;
+                let e = &self.entries[j];
+                if (n - j) % 2 == 0 && !e.unique && e.board == *pos.board() {
+                    count = e.count + 1;
+                    search = false;
+                }
+            }
+        }
+        if search {
             // Only every second entry has the same side to move.
-            let mut j = self.entries.len();
+            let mut j = n;
             while j >= 2 {
                 j -= 2;
                 let e = &self.entries[j];
@@ -100,6 +193,13 @@ impl RepetitionTable {
                     break;
                 }
             }
+        }
+        if indexed {
+            self.index.slots[slot] = Slot {
+                key: self.key,
+                generation: self.index.generation,
+                entry: n as u32,
+            };
         }
         if count == 2 {
             self.twice[color_index(pos.turn())].push(self.entries.len());
@@ -264,3 +364,53 @@ const fn piece_square_keys() -> [[u64; 64]; 12] {
 
 static PIECE_SQUARE: [[u64; 64]; 12] = piece_square_keys();
 const TURN: u64 = 0xf8d6_26aa_af27_8509;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, CastlingMode, Position};
+
+    /// Long segments (the index is used from the 16th entry to the 256th,
+    /// then the plain search again) count every position as a plain count
+    /// over the segment does.
+    #[test]
+    fn long_segments_count_as_a_plain_search() {
+        let start: Chess = "4k3/8/8/3n4/8/8/8/1N2K1N1 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut repeated = 0;
+        for _ in 0..20 {
+            let mut table = RepetitionTable::default();
+            let mut pos = start.clone();
+            let mut seen: Vec<(Board, Color)> = Vec::new();
+            table.clear();
+            for _ in 0..600 {
+                let count = table.push(&pos);
+                let key = (pos.board().clone(), pos.turn());
+                let plain = 1 + seen.iter().filter(|s| **s == key).count() as u32;
+                assert_eq!(count, plain);
+                repeated += u32::from(count > 1);
+                seen.push(key);
+                // a quiet piece move, few enough squares to come back often
+                let quiet: Vec<Move> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| quiet_piece_move(m).is_some())
+                    .collect();
+                if quiet.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let m = quiet[(state % quiet.len().min(3) as u64) as usize];
+                assert!(table.advance(&m, pos.turn()));
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(repeated > 1000, "{repeated}");
+    }
+}
