@@ -15,7 +15,11 @@
 # also decodes on several threads). Every run also checks that pgn-arbiter's findings at 1 and at
 # all threads are byte-identical, and, with REFERENCE_DIR=DIR, that they equal
 # DIR/<input name>.jsonl (a reference run: `pgn-arbiter audit FILE --jsonl`,
-# or oracle.py's output compared with ../shared/tools/compare.py). Each command runs REPEAT times (default
+# or oracle.py's output compared with ../shared/tools/compare.py), and, with
+# BEFORE=BINARY (an older build), that BINARY's findings are byte-identical
+# (the check for a change that must not change what is found). At the end a
+# per-file table in Markdown: 1 thread against pgn-extract -r and against
+# the bare replay. Each command runs REPEAT times (default
 # 3); the best wall time counts. Needs: a release build (cargo build --release),
 # /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
 set -euo pipefail
@@ -31,12 +35,18 @@ pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
 
 tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.one" "$tmp.all"' EXIT
+trap 'rm -f "$tmp" "$tmp.one" "$tmp.all" "$tmp.before"' EXIT
+table=()
 best() { # best wall seconds and max RSS (KB) of a command over $repeat runs
   local b="" rss=0 t m
   for _ in $(seq "$repeat"); do
-    /usr/bin/time -o "$tmp" -f "%e %M" "$@" >/dev/null 2>&1 || true
-    read -r t m < "$tmp"
+    # wall time in ms resolution (time's %e has 10 ms: too coarse for small files)
+    local t0 t1
+    t0=$(date +%s%N)
+    /usr/bin/time -o "$tmp" -f "%M" "$@" >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    t=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}')
+    read -r m < "$tmp"
     if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN{exit !(a<b)}'; then b=$t; fi
     [ "$m" -gt "$rss" ] && rss=$m
   done
@@ -49,7 +59,7 @@ for f in "$@"; do
   size=$(stat -c %s "$f")
   case "$f" in *.zst) mb=$(zstd -dc "$f" | wc -c);; *) mb=$size;; esac
   games=$("$bin" audit "$f" --quiet --summary-json - | python3 -c "import json,sys; print(json.load(sys.stdin)['total']['games_read'])")
-  base=""
+  base=""; before=""
   row() { # tool-label seconds rss reference-seconds
     local mbs gps ratio
     mbs=$(awk -v b="$mb" -v s="$2" 'BEGIN{printf "%.1f", b/1e6/(s>0?s:1e-3)}')
@@ -105,6 +115,12 @@ for f in "$@"; do
     printf "%-42s %-26s %8s %9s %11s %8s %8s\n" "$name" "  (1 thread vs python-chess)" "" "" "" "" "$(awk -v g="$games" -v s="$one" -v o="$ogps" 'BEGIN{printf "%.0fx", g/(s>0?s:1e-3)/o}')"
   fi
   echo "$name: findings at 1 and $cores threads byte-identical: $same ($(wc -l < "$tmp.one") findings)"
+  if [ -n "${BEFORE:-}" ]; then
+    "$BEFORE" audit "$f" --quiet --threads 1 --jsonl "$tmp.before" 2>/dev/null || true
+    if cmp -s "$tmp.one" "$tmp.before"; then before=yes; else before=NO; fi
+    echo "$name: findings byte-identical to $BEFORE: $before"
+  fi
+  table+=("| $name | $(awk -v b="$mb" 'BEGIN{printf "%.1f", b/1e6}') | $games | ${ref:--} | $one | $(awk -v r="${ref:-}" -v s="$one" 'BEGIN{ if (r=="") print "-"; else printf "%.2fx", r/(s>0?s:1e-3)}') | $(awk -v a="${base:-}" -v b="$one" 'BEGIN{ if (a=="") print "-"; else printf "%.2fx", a/(b>0?b:1e-3)}') | $same${before:+ / $before} |")
   if [ -n "${REFERENCE_DIR:-}" ] && [ -f "$REFERENCE_DIR/$name.jsonl" ]; then
     if python3 "$here/../shared/tools/compare.py" --ignore-offset "$REFERENCE_DIR/$name.jsonl" "$tmp.one" >/dev/null; then
       echo "$name: findings equal the reference run: yes"
@@ -115,3 +131,7 @@ for f in "$@"; do
   ogps=""
 done
 echo "ratio: the reference (pgn-extract -r) time divided by this time; cores: $cores; repeat: $repeat (best time)"
+echo
+echo "| input | MB | games | pgn-extract -r s | pgn-arbiter 1 thread s | vs pgn-extract -r | vs bare replay | same findings (1/$cores threads${BEFORE:+ / before}) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|"
+printf '%s\n' "${table[@]}"
