@@ -178,8 +178,12 @@ pub struct Games {
     pub analysed: u64,
     /// Games with an illegal move or FEN (Art. 3, 4).
     pub invalid: u64,
-    /// Games of other variants.
+    /// Games not analysed: of other variants, or text that is no game.
     pub skipped: u64,
+    /// Of the skipped, blocks of text that are no game (no tag pair, no
+    /// move, no result token). Absent from aggregates written before it.
+    #[serde(default)]
+    pub not_pgn: u64,
     /// Half-moves replayed.
     pub plies: u64,
     /// Games with at least one finding.
@@ -226,6 +230,7 @@ impl Aggregate {
         g.analysed += o.analysed;
         g.invalid += o.invalid;
         g.skipped += o.skipped;
+        g.not_pgn += o.not_pgn;
         g.plies += o.plies;
         g.flagged += o.flagged;
         for (k, c) in &other.kinds {
@@ -690,6 +695,11 @@ impl Sink for Aggregator {
             Status::Invalid => self.games.invalid += 1,
             Status::Skipped => {
                 self.games.skipped += 1;
+                return Ok(());
+            }
+            Status::NotPgn => {
+                self.games.skipped += 1;
+                self.games.not_pgn += 1;
                 return Ok(());
             }
         }

@@ -63,6 +63,11 @@ pub enum Status {
     Invalid,
     /// Not analysed: a variant other than standard chess and Chess960.
     Skipped,
+    /// Not a game: text the splitter cut as one with no tag pair, no move
+    /// and no result token at its end (see [`is_no_game`]): a binary, a
+    /// README, a run of NUL bytes. It keeps its place in the game index
+    /// and is counted as skipped (`not_pgn`).
+    NotPgn,
 }
 
 /// The tags every report line carries, present or not (SPEC "Reports").
@@ -209,7 +214,7 @@ pub struct GameReport {
     pub line: u64,
     /// The game's fingerprint; present when there are findings.
     pub id: Option<GameId>,
-    /// Whether the game was analysed, invalid or skipped.
+    /// Whether the game was analysed, invalid, skipped, or no game at all.
     pub status: Status,
     /// Mainline half-moves replayed (legal moves only).
     pub plies: u32,
@@ -422,6 +427,10 @@ impl Auditor {
             return report;
         }
         reader.read(game.movetext, &mut self.mainline);
+        if is_no_game(game, &self.mainline) {
+            report.status = Status::NotPgn;
+            return report;
+        }
         // SPEC: the Result tag; when it is missing, the result token at the
         // end of the movetext; `*` means unknown.
         let result: &[u8] = match game.tag("Result") {
@@ -705,6 +714,50 @@ impl Auditor {
             }
         }
     }
+}
+
+/// Whether the text the splitter cut as a game is no game at all: it has
+/// no tag pair (none whose name is a PGN symbol: a letter or digit, then
+/// letters, digits and `_+#=:-`), pgn-reader reads no move in it, and it
+/// does not end with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`: in PGN
+/// the game termination marker ends the movetext). A result token amid
+/// other text does not make a game: `*` is a token wherever it stands, so
+/// it is all over binaries and random bytes.
+pub fn is_no_game(game: &RawGame<'_>, mainline: &Mainline) -> bool {
+    mainline.sans.is_empty()
+        && !game.tags.iter().any(|(name, _)| is_symbol(name))
+        && !(mainline.result_token.is_some() && ends_with_result(game.movetext))
+}
+
+/// A tag name is a symbol (PGN standard 8.1.1), which (7) starts with a
+/// letter or digit and goes on with letters, digits and `_+#=:-`.
+fn is_symbol(name: &[u8]) -> bool {
+    name.first().is_some_and(u8::is_ascii_alphanumeric)
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
+}
+
+/// Whether `text`, trailing whitespace aside, ends with a result token as
+/// pgn-reader reads one (its dashes may be `-`, `–` or `—`, its halves
+/// `1/2` or `½`).
+fn ends_with_result(text: &[u8]) -> bool {
+    let text = &text[..text
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1)];
+    if text.ends_with(b"*") {
+        return true;
+    }
+    ["-", "\u{2013}", "\u{2014}"].iter().any(|dash| {
+        [("1", "0"), ("0", "1"), ("1/2", "1/2"), ("\u{bd}", "\u{bd}")]
+            .iter()
+            .any(|(a, b)| {
+                text.strip_suffix(b.as_bytes())
+                    .and_then(|t| t.strip_suffix(dash.as_bytes()))
+                    .is_some_and(|t| t.ends_with(a.as_bytes()))
+            })
+    })
 }
 
 /// The position after the first `moves` from `start`.

@@ -6,10 +6,10 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::aggregate::{self, Aggregator};
-use crate::audit::{DeadEffort, Laws, TagSet};
+use crate::audit::{DeadEffort, Laws, Status, TagSet};
 use crate::finding::Kind;
 use crate::gate;
-use crate::pipeline::{GameRecord, Sink};
+use crate::pipeline::{GameRecord, InputOutcome, Sink};
 use crate::progress::Bar;
 use crate::report::examples::{Example, Examples};
 use crate::report::github::GithubSink;
@@ -225,13 +225,49 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 struct Warnings<'a> {
     bar: &'a Bar,
     warned: usize,
+    /// Blocks of text that are no game in the current input.
+    not_pgn: u64,
 }
 
 const MAX_WARNINGS: usize = 20;
+/// Blocks of text that are no game named per input; the rest are counted.
+const MAX_NOT_PGN_WARNINGS: u64 = 3;
 
 impl Sink for Warnings<'_> {
+    fn begin_input(&mut self, _file: &str) -> io::Result<()> {
+        self.not_pgn = 0;
+        Ok(())
+    }
+
+    fn end_input(&mut self, outcome: &InputOutcome) -> io::Result<()> {
+        if self.not_pgn > MAX_NOT_PGN_WARNINGS {
+            let more = self.not_pgn - MAX_NOT_PGN_WARNINGS;
+            self.bar.println(&format!(
+                "pgn-arbiter: {}: and {} more block{} of text that {} no game",
+                outcome.name,
+                human::thousands(more),
+                if more == 1 { "" } else { "s" },
+                if more == 1 { "is" } else { "are" },
+            ));
+        }
+        Ok(())
+    }
+
     fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
         let r = game.report;
+        if r.status == Status::NotPgn {
+            self.not_pgn += 1;
+            if self.not_pgn <= MAX_NOT_PGN_WARNINGS {
+                self.bar.println(&format!(
+                    "pgn-arbiter: {}: game {} (line {}, byte {}): text that is no game \
+                     (no tag pair, no move, no result at its end): counted as skipped",
+                    game.file,
+                    game.index + 1,
+                    r.line,
+                    r.offset
+                ));
+            }
+        }
         if r.swallowed > 0 || r.unterminated {
             self.warned += 1;
             if self.warned <= MAX_WARNINGS {
@@ -426,6 +462,7 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     let mut warnings = Warnings {
         bar: &bar,
         warned: 0,
+        not_pgn: 0,
     };
     let mut examples = Examples::new(3);
     let mut sinks: Vec<&mut dyn Sink> = vec![&mut examples];

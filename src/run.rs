@@ -131,7 +131,8 @@ impl Audit {
             let outcome = match input {
                 Ok(input) => {
                     progress.input_start(&input.name);
-                    let outcome = pipeline.run(&input, sink, progress)?;
+                    let mut outcome = pipeline.run(&input, sink, progress)?;
+                    no_game_found(&mut outcome);
                     progress.input_done(size(&input.path).unwrap_or(0), outcome.stats.games);
                     outcome
                 }
@@ -170,7 +171,8 @@ impl Audit {
     ) -> io::Result<RunOutcome> {
         let started = Instant::now();
         let pipeline = Pipeline::new(self.cfg.clone())?;
-        let outcome = pipeline.run_reader(name, Box::new(reader), sink, &())?;
+        let mut outcome = pipeline.run_reader(name, Box::new(reader), sink, &())?;
+        no_game_found(&mut outcome);
         let run = RunOutcome {
             interrupted: self.cfg.interrupted(),
             total: outcome.stats.clone(),
@@ -191,4 +193,29 @@ impl Audit {
     ) -> io::Result<RunOutcome> {
         self.run_reader(name, io::Cursor::new(bytes.to_vec()), sink)
     }
+}
+
+/// An input whose every block is text that is no game
+/// ([`crate::audit::Status::NotPgn`]), and that has one, holds no PGN: an
+/// input error, as a directory without PGN is. Its blocks stay counted.
+fn no_game_found(outcome: &mut InputOutcome) {
+    let st = &outcome.stats;
+    if outcome.error.is_some() || st.games == 0 || st.not_pgn != st.games {
+        return;
+    }
+    let mut error = format!(
+        "no PGN game found ({} block{} of text that {} no game",
+        crate::report::human::thousands(st.games),
+        if st.games == 1 { "" } else { "s" },
+        if st.games == 1 { "is" } else { "are" },
+    );
+    if st.hidden_games > 0 {
+        error.push_str(&format!(
+            "; a comment left open hides {} tag section{}",
+            crate::report::human::thousands(st.hidden_games),
+            if st.hidden_games == 1 { "" } else { "s" },
+        ));
+    }
+    error.push(')');
+    outcome.error = Some(error);
 }

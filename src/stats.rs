@@ -16,8 +16,12 @@ pub struct Stats {
     pub analysed: u64,
     /// Games with an `invalid_game` finding (Art. 3, 4).
     pub invalid: u64,
-    /// Games of other variants, not analysed.
+    /// Games not analysed: of other variants, or text that is no game
+    /// (`not_pgn`).
     pub skipped: u64,
+    /// Of the skipped, blocks of text that are no game: no tag pair, no
+    /// move and no result token ([`Status::NotPgn`]).
+    pub not_pgn: u64,
     /// Legal mainline half-moves replayed.
     pub plies: u64,
     /// Uncompressed bytes read.
@@ -68,6 +72,11 @@ impl Stats {
                 self.skipped += 1;
                 return;
             }
+            Status::NotPgn => {
+                self.skipped += 1;
+                self.not_pgn += 1;
+                return;
+            }
         }
         self.plies += u64::from(report.plies);
         if !report.findings.is_empty() {
@@ -103,6 +112,7 @@ impl Stats {
         self.analysed += other.analysed;
         self.invalid += other.invalid;
         self.skipped += other.skipped;
+        self.not_pgn += other.not_pgn;
         self.plies += other.plies;
         self.bytes += other.bytes;
         self.flagged += other.flagged;
@@ -135,6 +145,7 @@ impl Stats {
             analysed: self.analysed,
             invalid: self.invalid,
             skipped: self.skipped,
+            not_pgn: self.not_pgn,
             accounted: self.balanced(),
             plies: self.plies,
             bytes: self.bytes,
@@ -178,8 +189,11 @@ pub struct StatsJson {
     pub analysed: u64,
     /// Games with an `invalid_game` finding.
     pub invalid: u64,
-    /// Games of other variants, not analysed.
+    /// Games not analysed: of other variants, or text that is no game.
     pub skipped: u64,
+    /// Of the skipped, blocks of text that are no game (no tag pair, no
+    /// move, no result token).
+    pub not_pgn: u64,
     /// games_read == analysed + invalid + skipped
     pub accounted: bool,
     /// Legal mainline half-moves replayed.

@@ -436,3 +436,175 @@ fn a_path_that_is_not_utf8_is_read_and_named_lossily() {
     assert_eq!(v["inputs"][1]["file"], "gone\u{fffd}.pgn");
     assert_eq!(v["input_errors"], 1);
 }
+
+/// Issue 11: text that is no game (no tag pair, no move, no result token at
+/// its end) was counted as a valid game of 0 plies. It keeps its place in
+/// the game index (the oracle counts every block), is counted as skipped
+/// and as `not_pgn`, and is named on stderr with its line and byte. A game
+/// with tags and no moves, or with moves and no tags, stays a game.
+#[test]
+fn text_that_is_no_game_is_skipped_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = b"[Event \"a\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n";
+    let second = b"[Event \"b\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+    let mut text = first.to_vec();
+    text.extend_from_slice(&[0u8; 4096]);
+    text.extend_from_slice(b"\n\n");
+    text.extend_from_slice(second);
+    let nul = dir.path().join("nul.pgn");
+    std::fs::write(&nul, &text).unwrap();
+    let report = dir.path().join("r.json");
+    let jsonl = dir.path().join("f.jsonl");
+    let out = bin()
+        .args(["audit", "--summary-json", "-", "--jsonl"])
+        .arg(&jsonl)
+        .arg("--report-json")
+        .arg(&report)
+        .arg(&nul)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &v["total"];
+    assert_eq!(
+        [
+            &t["games_read"],
+            &t["analysed"],
+            &t["invalid"],
+            &t["skipped"],
+            &t["not_pgn"]
+        ],
+        [3, 2, 0, 1, 1],
+        "{t}"
+    );
+    assert_eq!(t["accounted"], true);
+    assert_eq!(v["inputs"][0]["not_pgn"], 1);
+    assert_eq!(v["input_errors"], 0);
+    // named where it stands: the NULs start on line 8, byte 74
+    assert_eq!(first.len(), 74);
+    assert!(
+        stderr.contains("nul.pgn: game 2 (line 8, byte 74): text that is no game"),
+        "{stderr}"
+    );
+    // the game after it is still game 2 (0-based), as the oracle counts
+    let lines = std::fs::read_to_string(&jsonl).unwrap();
+    let finding: serde_json::Value = serde_json::from_str(lines.trim()).unwrap();
+    assert_eq!(
+        (&finding["game"], &finding["kind"]),
+        (&2.into(), &"wrong_result".into())
+    );
+    let agg: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(
+        (&agg["games"]["skipped"], &agg["games"]["not_pgn"]),
+        (&1.into(), &1.into())
+    );
+
+    // prose around games, as in the shared edge files; a game of moves
+    // alone, a lone result token and a game of tags alone stay games; a
+    // result token amid prose makes no game
+    let mixed = dir.path().join("mixed.pgn");
+    let text = "Adventure I. Silver Blaze\n\n\
+                I am afraid, Watson, that I shall have to go, said Holmes.\n\
+                Scores such as 1-0 and * are written in the tables.\n\n\
+                1. d4 d5 2. c4 *\n\n\
+                *\n\n\
+                [Event \"tags only\"]\n[Result \"*\"]\n\n\
+                [Event \"last\"]\n\n1. e4 *\n\n\
+                The end.\n";
+    std::fs::write(&mixed, text).unwrap();
+    let (code, v, stderr) = summary(bin().args(["audit", "--summary-json", "-"]).arg(&mixed));
+    assert_eq!(code, 0, "{stderr}");
+    let t = &v["total"];
+    assert_eq!(
+        [
+            &t["games_read"],
+            &t["analysed"],
+            &t["skipped"],
+            &t["not_pgn"]
+        ],
+        [7, 4, 3, 3],
+        "{t}"
+    );
+    assert_eq!(t["plies"], 4);
+    for (game, line) in [(1, 1), (2, 3), (7, 17)] {
+        assert!(
+            stderr.contains(&format!("mixed.pgn: game {game} (line {line}, byte ")),
+            "game {game}: {stderr}"
+        );
+    }
+    assert_eq!(
+        stderr.matches("): text that is no game (").count(),
+        3,
+        "{stderr}"
+    );
+}
+
+/// Issue 11: a binary, random bytes or a README named as PGN read as
+/// "valid games" of 0 plies, exit 0. Every block of such a file is text
+/// that is no game: the input is an error (exit 2) that says so, its
+/// blocks still counted; the first three are named, the rest counted.
+#[test]
+fn a_file_of_junk_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    // 1 MiB of seeded random bytes (xorshift64*)
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let random: Vec<u8> = (0..1 << 20)
+        .map(|_| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
+        })
+        .collect();
+    let readme = "# frobnicate\n\n\
+                  A small tool that frobnicates files.\n\n\
+                  ## Usage\n\n    frobnicate --all FILE...\n\n\
+                  * fast: 2x the old one\n* safe: see the tests\n\n\
+                  Licence: MIT (c) 2024. Results are 1-0 or 0-1, never *, and\n\
+                  a blank line ends a section.\n";
+    let mut cases = vec![
+        ("random.pgn", random),
+        ("README.pgn", readme.as_bytes().to_vec()),
+    ];
+    if let Ok(ls) = std::fs::read("/bin/ls") {
+        cases.push(("ls\u{1b}[2J.pgn", ls));
+    }
+    for (name, bytes) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let (code, v, stderr) = summary(bin().args(["audit", "--summary-json", "-"]).arg(&path));
+        assert_eq!(code, 2, "{name}: {stderr}");
+        let input = &v["inputs"][0];
+        let read = input["games_read"].as_u64().unwrap();
+        assert!(read > 0, "{name}");
+        assert_eq!(input["not_pgn"], read, "{name}: {input}");
+        assert_eq!(input["skipped"], read, "{name}: {input}");
+        assert_eq!(input["analysed"], 0, "{name}: {input}");
+        assert_eq!(input["accounted"], true, "{name}");
+        assert_eq!(v["input_errors"], 1, "{name}");
+        let blocks = if read == 1 {
+            "1 block of text that is"
+        } else {
+            &format!("{read} blocks of text that are")
+        };
+        let said = format!("no PGN game found ({blocks} no game)");
+        assert_eq!(input["error"], said.as_str(), "{name}");
+        assert!(stderr.contains(&said), "{name}: {stderr}");
+        let named = stderr.matches("): text that is no game (").count() as u64;
+        assert_eq!(named, read.min(3), "{name}: {stderr}");
+        if read > 3 {
+            let more = read - 3;
+            let tail = if more == 1 {
+                "1 more block of text that is no game".to_string()
+            } else {
+                format!("{more} more blocks of text that are no game")
+            };
+            assert!(stderr.contains(&tail), "{name}: {stderr}");
+        }
+        assert!(
+            !stderr.as_bytes().contains(&0x1b),
+            "{name}: an escape reached stderr"
+        );
+    }
+}

@@ -17,6 +17,7 @@ _COUNTS = (
     "analysed",
     "invalid",
     "skipped",
+    "not_pgn",
     "plies",
     "bytes",
     "flagged",

@@ -460,7 +460,14 @@ fn games(s: &mut String, agg: &Aggregate) {
         "skipped",
         "skipped",
         g.skipped,
-        "other variants; not judged",
+        "other variants, or text that is no game; not judged",
+    );
+    row(
+        s,
+        "of which no game",
+        "not_pgn",
+        g.not_pgn,
+        "text with no tag pair, no move and no result token at its end",
     );
     row(
         s,

@@ -168,6 +168,15 @@ pub fn render(
             thousands(total.hidden_games)
         );
     }
+    if total.not_pgn > 0 {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "text that is no game (no tag pair, no move, no result at its end): {} block{}, counted as skipped (see the warnings)",
+            thousands(total.not_pgn),
+            if total.not_pgn == 1 { "" } else { "s" }
+        );
+    }
     if run.interrupted {
         let _ = writeln!(s);
         let _ = writeln!(
