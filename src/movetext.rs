@@ -23,6 +23,41 @@ use shakmaty::{
 
 use crate::parse::Mainline;
 
+/// What the scanner finds, in order.
+pub trait Tokens {
+    /// A mainline move whose token ends just before byte `end`.
+    fn san(&mut self, end: usize, san: SanPlus);
+    /// A result token, `text[start..end]`, read as `token` (`1-0`, `0-1`,
+    /// `1/2-1/2` or `*`).
+    fn result(&mut self, start: usize, end: usize, token: &'static str);
+}
+
+/// How a scan ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scanned {
+    /// Read to its end (`truncated`: stopped at a comment never closed, as
+    /// pgn-reader does, with the moves before it).
+    Read {
+        /// A comment was never closed.
+        truncated: bool,
+    },
+    /// It opens with a tag section, which pgn-reader reads as tags: nothing
+    /// was reported; ask pgn-reader.
+    OpensWithTag,
+}
+
+impl Tokens for Mainline {
+    #[inline]
+    fn san(&mut self, _end: usize, san: SanPlus) {
+        self.sans.push(san);
+    }
+
+    #[inline]
+    fn result(&mut self, _start: usize, _end: usize, token: &'static str) {
+        self.result_token = Some(token);
+    }
+}
+
 /// Reads the mainline of `t` into `line` (cleared first), as pgn-reader's
 /// `read_game` reads it. Returns `false`, with `line` cleared, when the
 /// movetext opens with a tag section, which pgn-reader reads as tags: the
@@ -31,6 +66,18 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
     line.sans.clear();
     line.result_token = None;
     line.truncated = false;
+    match scan_tokens(t, line) {
+        Scanned::Read { truncated } => {
+            line.truncated = truncated;
+            true
+        }
+        Scanned::OpensWithTag => false,
+    }
+}
+
+/// Reads `t` as pgn-reader's `read_game` does, telling `out` each mainline
+/// move and result token with where it stands.
+pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
     let n = t.len();
     // before_game: a byte order mark, then whitespace and `%` lines (a `%`
     // counts as a line start until something else is met)
@@ -43,7 +90,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
         }
     }
     if i < n && t[i] == b'[' {
-        return false;
+        return Scanned::OpensWithTag;
     }
     let at = |i: usize| t.get(i).copied();
     let line_end = |i: usize| memchr(b'\n', &t[i.min(n)..]).map_or(n, |e| i + e);
@@ -53,8 +100,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
                 Some(e) => i += e + 2,
                 None => {
                     // pgn-reader fails on it; the moves before it stand
-                    line.truncated = true;
-                    return true;
+                    return Scanned::Read { truncated: true };
                 }
             },
             b'\n' => {
@@ -73,12 +119,13 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
             }
             b';' => i = line_end(i + 1),
             b'0' => {
+                let start = i;
                 i += 1;
                 if let Some(j) = dash(t, i) {
                     i = j;
                     if at(i) == Some(b'1') {
                         i += 1;
-                        line.result_token = Some("0-1");
+                        out.result(start, i, "0-1");
                     } else if at(i) == Some(b'0') {
                         i += 1;
                         // `0-0-0`; a dash not followed by `0` is eaten all the same
@@ -98,20 +145,24 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
                         if suffix.is_some() {
                             i += 1;
                         }
-                        line.sans.push(SanPlus {
-                            san: San::Castle(side),
-                            suffix,
-                        });
+                        out.san(
+                            i,
+                            SanPlus {
+                                san: San::Castle(side),
+                                suffix,
+                            },
+                        );
                     }
                 }
             }
             b'1' => {
+                let start = i;
                 i += 1;
                 if let Some(j) = dash(t, i) {
                     i = j;
                     if at(i) == Some(b'0') {
                         i += 1;
-                        line.result_token = Some("1-0");
+                        out.result(start, i, "1-0");
                     }
                 } else {
                     // `1/2-1/2`, eaten as far as it matches; when it does
@@ -129,7 +180,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
                         }
                     }
                     if draw {
-                        line.result_token = Some("1/2-1/2");
+                        out.result(start, i, "1/2-1/2");
                     } else {
                         i = skip_move_number(t, i);
                     }
@@ -137,6 +188,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
             }
             0xc2 => {
                 // `½-½`
+                let start = i;
                 i += 1;
                 if at(i) == Some(0xbd) {
                     i += 1;
@@ -144,7 +196,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
                         i = j;
                         if t[i..].starts_with("½".as_bytes()) {
                             i += 2;
-                            line.result_token = Some("1/2-1/2");
+                            out.result(start, i, "1/2-1/2");
                         }
                     }
                 }
@@ -161,7 +213,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
             }
             b'*' => {
                 i += 1;
-                line.result_token = Some("*");
+                out.result(i - 1, i, "*");
             }
             b' ' | b'\t' | b'\r' | b'.' => i += 1,
             _ => {
@@ -173,7 +225,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
                     Some((san, len)) => {
                         i += len;
                         if at(i).is_none_or(is_token_end) {
-                            line.sans.push(san);
+                            out.san(i, san);
                         }
                     }
                     None => i = skip_token(t, i + 1),
@@ -181,7 +233,7 @@ pub fn scan(t: &[u8], line: &mut Mainline) -> bool {
             }
         }
     }
-    true
+    Scanned::Read { truncated: false }
 }
 
 /// pgn-reader's token ends.

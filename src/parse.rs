@@ -165,214 +165,26 @@ pub struct MovetextMap {
 }
 
 impl MovetextMap {
-    /// Maps `movetext` token by token, after pgn-reader's `read_movetext`
-    /// with variations skipped (its default). Compare [`MovetextMap::moves`]
-    /// with [`Mainline::sans`] before relying on it.
+    /// Maps `movetext` token by token with the scanner of
+    /// [`crate::movetext`] (pgn-reader's reading; empty for a movetext that
+    /// opens with a tag). Compare [`MovetextMap::moves`] with
+    /// [`Mainline::sans`] before relying on it.
     pub fn read(t: &[u8]) -> MovetextMap {
         let mut map = MovetextMap::default();
-        let n = t.len();
-        let at = |i: usize| t.get(i).copied();
-        let dash = |i: usize| -> Option<usize> {
-            ["-", "–", "—"]
-                .iter()
-                .find(|d| t[i.min(n)..].starts_with(d.as_bytes()))
-                .map(|d| i + d.len())
-        };
-        let token_end = |b: u8| {
-            matches!(
-                b,
-                b' ' | b'\t'
-                    | b'\n'
-                    | b'\r'
-                    | b'{'
-                    | b'}'
-                    | b'('
-                    | b')'
-                    | b'!'
-                    | b'?'
-                    | b'$'
-                    | b';'
-                    | b'.'
-                    | b'*'
-            )
-        };
-        let skip_token = |i: usize| {
-            t[i..]
-                .iter()
-                .position(|&b| token_end(b))
-                .map_or(n, |e| i + e)
-        };
-        let line_end = |i: usize| memchr::memchr(b'\n', &t[i..]).map_or(n, |e| i + e);
-        let mut i = 0;
-        while i < n {
-            match t[i] {
-                b'{' => match memchr::memchr(b'}', &t[i + 1..]) {
-                    Some(e) => i += e + 2,
-                    None => break, // unterminated: pgn-reader stops
-                },
-                b'\n' => {
-                    i += 1;
-                    match at(i) {
-                        Some(b'%') => i = line_end(i + 1),
-                        Some(b'[' | b'\n') => break,
-                        Some(b'\r') => {
-                            i += 1;
-                            if at(i) == Some(b'\n') {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                b';' => i = line_end(i + 1),
-                b'0' => {
-                    let start = i;
-                    i += 1;
-                    if let Some(j) = dash(i) {
-                        i = j;
-                        if at(i) == Some(b'1') {
-                            i += 1;
-                            map.result = Some((start, i));
-                        } else if at(i) == Some(b'0') {
-                            i += 1;
-                            let side = match dash(i) {
-                                Some(j) if at(j) == Some(b'0') => {
-                                    i = j + 1;
-                                    shakmaty::CastlingSide::QueenSide
-                                }
-                                Some(j) => {
-                                    // pgn-reader eats the dash even so
-                                    i = j;
-                                    shakmaty::CastlingSide::KingSide
-                                }
-                                None => shakmaty::CastlingSide::KingSide,
-                            };
-                            let suffix = match at(i) {
-                                Some(b'+') => {
-                                    i += 1;
-                                    Some(shakmaty::san::Suffix::Check)
-                                }
-                                Some(b'#') => {
-                                    i += 1;
-                                    Some(shakmaty::san::Suffix::Checkmate)
-                                }
-                                _ => None,
-                            };
-                            map.moves.push((
-                                i,
-                                SanPlus {
-                                    san: shakmaty::san::San::Castle(side),
-                                    suffix,
-                                },
-                            ));
-                        }
-                    }
-                }
-                b'1' => {
-                    let start = i;
-                    i += 1;
-                    if let Some(j) = dash(i) {
-                        i = j;
-                        if at(i) == Some(b'0') {
-                            i += 1;
-                            map.result = Some((start, i));
-                        }
-                    } else if t[i..].starts_with(b"/2") {
-                        i += 2;
-                        if let Some(j) = dash(i) {
-                            i = j;
-                            if t[i..].starts_with(b"1/2") {
-                                i += 3;
-                                map.result = Some((start, i));
-                            }
-                        }
-                    } else {
-                        while matches!(at(i), Some(b'0'..=b'9')) {
-                            i += 1;
-                        }
-                        while matches!(at(i), Some(b'.' | b' ')) {
-                            i += 1;
-                        }
-                    }
-                }
-                0xc2 => {
-                    let start = i;
-                    i += 1;
-                    if at(i) == Some(0xbd) {
-                        i += 1;
-                        if let Some(j) = dash(i) {
-                            i = j;
-                            if t[i..].starts_with("½".as_bytes()) {
-                                i += 2;
-                                map.result = Some((start, i));
-                            }
-                        }
-                    }
-                }
-                b'2'..=b'9' => {
-                    i += 1;
-                    while matches!(at(i), Some(b'0'..=b'9')) {
-                        i += 1;
-                    }
-                    while matches!(at(i), Some(b'.' | b' ')) {
-                        i += 1;
-                    }
-                }
-                b'(' => {
-                    // skipped as pgn-reader's skip_variation does; it stops
-                    // before the closing `)` of this variation
-                    i += 1;
-                    let mut depth = 0usize;
-                    while i < n {
-                        match t[i] {
-                            b'(' => {
-                                depth += 1;
-                                i += 1;
-                            }
-                            b')' => match depth.checked_sub(1) {
-                                Some(d) => {
-                                    depth = d;
-                                    i += 1;
-                                }
-                                None => break,
-                            },
-                            b'{' => i = memchr::memchr(b'}', &t[i + 1..]).map_or(n, |e| i + e + 2),
-                            b';' => i = line_end(i + 1),
-                            b'\n' => match at(i + 1) {
-                                Some(b'%') => i = line_end(i + 2),
-                                Some(b'[' | b'\n') => break,
-                                Some(b'\r') if at(i + 2) == Some(b'\n') => break,
-                                _ => i += 1,
-                            },
-                            _ => i += 1,
-                        }
-                    }
-                }
-                b')' => i += 1,
-                b'$' => i = skip_token(i + 1),
-                b'!' | b'?' => {
-                    i += 1;
-                    if matches!(at(i), Some(b'!' | b'?')) {
-                        i += 1;
-                    }
-                }
-                b'*' => {
-                    map.result = Some((i, i + 1));
-                    i += 1;
-                }
-                b' ' | b'\t' | b'\r' | b'.' => i += 1,
-                _ => match SanPlus::from_ascii_prefix(&t[i..]) {
-                    Ok((san, len)) => {
-                        i += len;
-                        if at(i).is_none_or(token_end) {
-                            map.moves.push((i, san));
-                        }
-                    }
-                    Err(_) => i = skip_token(i + 1),
-                },
-            }
+        if crate::movetext::scan_tokens(t, &mut map) == crate::movetext::Scanned::OpensWithTag {
+            return MovetextMap::default();
         }
         map
+    }
+}
+
+impl crate::movetext::Tokens for MovetextMap {
+    fn san(&mut self, end: usize, san: SanPlus) {
+        self.moves.push((end, san));
+    }
+
+    fn result(&mut self, start: usize, end: usize, _token: &'static str) {
+        self.result = Some((start, end));
     }
 }
 

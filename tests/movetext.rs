@@ -13,8 +13,9 @@ use std::path::Path;
 use common::Needs;
 
 use pgn_arbiter::movetext::scan;
-use pgn_arbiter::parse::Mainline;
+use pgn_arbiter::parse::{Mainline, MovetextMap};
 use pgn_arbiter::split::Splitter;
+use shakmaty::san::San;
 
 #[derive(Default, Debug)]
 struct Compared {
@@ -36,6 +37,30 @@ fn compare(movetext: &[u8], what: &dyn Fn() -> String, n: &mut Compared) {
             what(),
             String::from_utf8_lossy(movetext)
         );
+        // the export's map: the same moves, each ending where a token ends
+        let map = MovetextMap::read(movetext);
+        let sans: Vec<_> = map.moves.iter().map(|(_, s)| *s).collect();
+        assert_eq!(sans, want.sans, "{} (map)", what());
+        assert_eq!(
+            map.result.is_some(),
+            want.result_token.is_some(),
+            "{}",
+            what()
+        );
+        // (castling with zeros is taken whatever follows, as pgn-reader does)
+        for (end, _) in map
+            .moves
+            .iter()
+            .filter(|(_, s)| !matches!(s.san, San::Castle(_)))
+        {
+            assert!(
+                movetext
+                    .get(*end)
+                    .is_none_or(|b| b" \t\n\r{}()!?$;.*".contains(b)),
+                "{}: a move ends at {end}",
+                what()
+            );
+        }
     } else {
         n.left += 1;
     }

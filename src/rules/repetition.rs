@@ -176,7 +176,7 @@ impl RepetitionTable {
             } else {
                 let j = s.entry as usize;
                 let e = &self.entries[j];
-                if (n - j) % 2 == 0 && !e.unique && e.board == *pos.board() {
+                if (n - j).is_multiple_of(2) && !e.unique && e.board == *pos.board() {
                     count = e.count + 1;
                     search = false;
                 }
