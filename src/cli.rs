@@ -13,12 +13,13 @@ use crate::pipeline::{GameRecord, InputOutcome, Sink};
 use crate::progress::Bar;
 use crate::report::examples::{Example, Examples};
 use crate::report::github::GithubSink;
+use crate::report::jsonl::{JsonlSink, WholeWrites};
 use crate::report::junit::JunitSink;
 #[cfg(feature = "parquet")]
 use crate::report::parquet::ParquetSink;
 use crate::report::pgn_export::PgnExport;
 use crate::report::sarif::SarifSink;
-use crate::report::{human, jsonl::JsonlSink, summary::RunSummary};
+use crate::report::{human, summary::RunSummary};
 use crate::rules::laws::Edition;
 use crate::run::Audit;
 
@@ -309,16 +310,17 @@ impl Sink for Warnings<'_> {
     }
 }
 
-fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
-    let out: Box<dyn Write> = if path == "-" {
-        Box::new(BufWriter::with_capacity(1 << 16, io::stdout().lock()))
+/// `path` (`-`: stdout) as it is, unbuffered.
+fn open_raw(path: &str) -> io::Result<Box<dyn Write>> {
+    Ok(if path == "-" {
+        Box::new(io::stdout().lock())
     } else {
-        Box::new(BufWriter::with_capacity(
-            1 << 16,
-            File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?,
-        ))
-    };
-    Ok(out)
+        Box::new(File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?)
+    })
+}
+
+fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
+    Ok(Box::new(BufWriter::with_capacity(1 << 16, open_raw(path)?)))
 }
 
 /// Runs `audit`; returns the exit code. A closed stdout ends the run
@@ -405,7 +407,9 @@ fn audit(args: &AuditArgs) -> io::Result<i32> {
     let output_on_terminal = to_stdout > 0 && io::stdout().is_terminal();
     let bar = Bar::new(!args.quiet && !output_on_terminal);
     let mut jsonl = match &args.jsonl {
-        Some(p) => Some(JsonlSink::new(open_output(p)?)),
+        // Whole lines per write: a second Ctrl-C ends the process at once,
+        // leaving no partial line in a pipe.
+        Some(p) => Some(JsonlSink::new(WholeWrites::new(open_raw(p)?))),
         None => None,
     };
     let mut export = match &args.export_pgn {

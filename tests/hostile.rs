@@ -608,3 +608,94 @@ fn a_file_of_junk_is_an_input_error() {
         );
     }
 }
+
+/// A second Ctrl-C ends the run at once, whatever the run waits on. Here it
+/// waits on its output: a pipe read slowly (a pager, a slow upload), so the
+/// first Ctrl-C cannot finish the run (the games already read must still
+/// be written). The second ends it with 130 within moments, and what
+/// reached the pipe is whole JSON lines: each write to a pipe is of whole
+/// lines and at most PIPE_BUF bytes, which a pipe takes all or nothing (it
+/// used to write 64 KiB at a time and leave the last line cut).
+#[test]
+fn a_second_ctrl_c_ends_the_run_at_once_with_whole_lines() {
+    use std::sync::{mpsc, Arc, Mutex};
+    use std::time::{Duration, Instant};
+    // 200,000 games with a finding each: 15 MB in, 86 MB of JSON Lines out
+    let game = b"[Event \"b\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n";
+    let data = game.repeat(200_000);
+    let mut child = bin()
+        .args(["audit", "--quiet", "--jsonl", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // the input: written, then kept open until the test is over
+    let mut stdin = child.stdin.take().unwrap();
+    let (done, wait) = mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+        let _ = wait.recv();
+    });
+    // the output: read 777 bytes every 2 ms, till the end
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let sink = got.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 777];
+        loop {
+            match std::io::Read::read(&mut stdout, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => sink.lock().unwrap().extend_from_slice(&buf[..n]),
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    });
+    let interrupt = |pid: u32| {
+        let ok = Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    };
+    let started = Instant::now();
+    while got.lock().unwrap().len() < 100_000 {
+        assert!(started.elapsed() < Duration::from_secs(20), "no output");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    interrupt(child.id());
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the first Ctrl-C ended the run: this test needs a run it cannot end"
+    );
+    interrupt(child.id());
+    let second = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if second.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("still running 10 s after the second Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = second.elapsed();
+    reader.join().unwrap();
+    let _ = done.send(());
+    writer.join().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    let out = got.lock().unwrap();
+    assert!(out.len() >= 100_000);
+    assert!(
+        out.ends_with(b"\n"),
+        "a partial line at the end of the output"
+    );
+    for line in out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        assert_eq!(v["kind"], "wrong_result");
+    }
+}

@@ -1,5 +1,6 @@
 //! One JSON object per finding (SPEC "Reports"), in input order. Each line
-//! is built whole before it is written, so no partial line is printed.
+//! is built whole before it is written, so no partial line is printed; on
+//! a pipe, [`WholeWrites`] keeps it so when the process ends at once.
 
 use std::io::{self, Write};
 
@@ -45,6 +46,65 @@ impl<W: Write> Sink for JsonlSink<W> {
 
     fn finish(&mut self, _run: &RunOutcome) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// The most bytes a write to a pipe hands over all at once or not at all
+/// (POSIX `PIPE_BUF`: 4096 on Linux, at least 512 anywhere).
+pub const PIPE_BUF: usize = if cfg!(target_os = "linux") { 4096 } else { 512 };
+
+/// A buffered writer that hands its destination only whole writes of its
+/// own caller (a JSON line each), batched up to [`PIPE_BUF`] bytes (a
+/// longer one alone). A pipe takes such a write all at once or not at all,
+/// even when a signal comes while it waits, so a process that ends at any
+/// moment (a second Ctrl-C ends it at once) leaves no partial line in the
+/// pipe. For stdout: `io::stdout()` passes a batch that ends with a
+/// newline straight to the system.
+pub struct WholeWrites<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> WholeWrites<W> {
+    /// Writes to `out`.
+    pub fn new(out: W) -> Self {
+        WholeWrites {
+            out,
+            buf: Vec::with_capacity(PIPE_BUF),
+        }
+    }
+
+    fn write_buf(&mut self) -> io::Result<()> {
+        if !self.buf.is_empty() {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for WholeWrites<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if self.buf.len() + data.len() > PIPE_BUF {
+            self.write_buf()?;
+        }
+        if data.len() > PIPE_BUF {
+            self.out.write_all(data)?;
+        } else {
+            self.buf.extend_from_slice(data);
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.write_buf()?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write> Drop for WholeWrites<W> {
+    fn drop(&mut self) {
+        let _ = self.write_buf();
     }
 }
 
