@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let mut analyzer = Analyzer::new();
     for side in [Color::White, Color::Black] {
         let budget = Budget {
+            forced_depth: 2,
             search_nodes: 2_000,
             reach_positions: 2_000,
         };
