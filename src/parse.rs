@@ -257,7 +257,16 @@ impl Variant {
         let Some(raw) = tag else {
             return Variant::Standard;
         };
-        let v = String::from_utf8_lossy(trim(raw)).to_lowercase();
+        // the usual names without a lowered copy (this is asked of every game)
+        let raw = trim(raw);
+        if raw.is_empty()
+            || [&b"standard"[..], b"chess", b"classical", b"normal"]
+                .iter()
+                .any(|name| raw.eq_ignore_ascii_case(name))
+        {
+            return Variant::Standard;
+        }
+        let v = String::from_utf8_lossy(raw).to_lowercase();
         if v.is_empty()
             || matches!(
                 v.as_str(),

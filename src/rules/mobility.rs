@@ -63,24 +63,26 @@ impl Unit {
 
 /// The fixpoint: every unit's reach.
 struct Mobility {
-    units: Vec<Unit>,
+    /// At most 32 men on a board: a list on the stack (this runs at the end
+    /// of every game).
+    units: arrayvec::ArrayVec<Unit, 32>,
 }
 
 impl Mobility {
     /// Saturates the rules from `pos`. `None` when a pawn may promote.
     fn of(pos: &Chess) -> Option<Mobility> {
-        let mut units: Vec<Unit> = pos
-            .board()
-            .into_iter()
-            .map(|(sq, piece)| Unit {
+        let mut units: arrayvec::ArrayVec<Unit, 32> = arrayvec::ArrayVec::new();
+        for (sq, piece) in pos.board() {
+            let unit = Unit {
                 color: piece.color,
                 role: piece.role,
                 home: sq,
                 reach: Bitboard::from(sq),
                 took: Bitboard::EMPTY,
                 cleared: false,
-            })
-            .collect();
+            };
+            units.try_push(unit).ok()?;
+        }
         loop {
             let mut changed = false;
             let by = |c: Color, f: &dyn Fn(&Unit) -> bool| -> Bitboard {

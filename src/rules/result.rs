@@ -25,10 +25,13 @@ pub fn lost_on_time(termination: Option<&[u8]>) -> bool {
     let Some(t) = termination else {
         return false;
     };
-    let lower = t.to_ascii_lowercase();
+    // any case, without a lowered copy (this is asked of every game)
     [&b"time forfeit"[..], b"won on time", b"timeout"]
         .iter()
-        .any(|needle| memchr::memmem::find(&lower, needle).is_some())
+        .any(|needle| {
+            t.windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle))
+        })
 }
 
 /// The side a decisive result gives the point to.

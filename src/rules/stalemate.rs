@@ -60,7 +60,8 @@ pub fn stalemate_proof(pos: &Chess, winner: Color) -> bool {
 
     // Regions with the pawns fixed: kings avoid pawns and the squares enemy
     // pawns attack; pieces move around the pawns.
-    let mut units: Vec<Unit> = Vec::new();
+    // at most 32 men on a board; a list on the stack
+    let mut units: arrayvec::ArrayVec<Unit, 32> = arrayvec::ArrayVec::new();
     for (sq, piece) in board {
         let reach = match piece.role {
             Role::Pawn => Bitboard::from(sq),
@@ -78,7 +79,9 @@ pub fn stalemate_proof(pos: &Chess, winner: Color) -> bool {
         // A piece may be taken (that never changes the pawns), so it
         // never counts as standing anywhere for good.
         unit.cleared |= !matches!(piece.role, Role::Pawn | Role::King);
-        units.push(unit);
+        if units.try_push(unit).is_err() {
+            return false;
+        }
     }
     let region_of_king = |c: Color| -> Bitboard {
         units

@@ -846,7 +846,9 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
     }
 
     // Regions and attack sets of every piece, pawns fixed.
-    let mut pieces: Vec<(Color, Role, Bitboard, Bitboard)> = Vec::new();
+    // at most 32 men on a board; a list on the stack
+    let mut pieces: arrayvec::ArrayVec<(Color, Role, Bitboard, Bitboard), 32> =
+        arrayvec::ArrayVec::new();
     // Squares that are never empty: pawns, and kings that cannot move.
     let mut stuck = pawns;
     for (sq, piece) in board {
@@ -885,7 +887,12 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
         if piece.role == Role::King && region == Bitboard::from(sq) {
             stuck |= Bitboard::from(sq);
         }
-        pieces.push((piece.color, piece.role, region, attacks));
+        if pieces
+            .try_push((piece.color, piece.role, region, attacks))
+            .is_err()
+        {
+            return false;
+        }
     }
     // (a) no pawn can ever push: the square in front of each is never
     // empty (a pawn, or a king walled in by pawns and their attacks).
