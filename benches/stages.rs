@@ -1,7 +1,7 @@
 //! Per-stage benchmarks on the bundled sample (data/): boundary search,
-//! splitting, movetext reading (pgn-reader), SAN resolution and play
-//! (shakmaty), the full audit of every game, JSON output, and decoding a
-//! pzstd file by 1, 2 and 4 threads.
+//! splitting, movetext reading (the scanner, and pgn-reader beside it), SAN
+//! resolution and play (shakmaty), the full audit of every game, JSON
+//! output, and decoding a pzstd file by 1, 2 and 4 threads.
 //!
 //!   cargo bench --bench stages
 //!
@@ -68,6 +68,24 @@ fn read_movetext(b: Bencher) {
         let mut sans = 0;
         for g in &games {
             reader.read(g.movetext, &mut line);
+            sans += line.sans.len();
+        }
+        black_box(sans)
+    });
+}
+
+/// The same with pgn-reader itself (the definition the scanner follows).
+#[divan::bench]
+fn read_movetext_pgn_reader(b: Bencher) {
+    let bytes = sample();
+    let games = games(&bytes);
+    b.bench(|| {
+        let next = Cell::new(&[][..]);
+        let mut reader = MovetextReader::new(&next);
+        let mut line = Mainline::default();
+        let mut sans = 0;
+        for g in &games {
+            reader.read_with_pgn_reader(g.movetext, &mut line);
             sans += line.sans.len();
         }
         black_box(sans)
