@@ -555,3 +555,27 @@ fn a_forced_capture_into_bare_kings_is_dead_before_it_search() {
     let (text, dead) = dead_findings(pgn, &["--dead", "material"]);
     assert!(dead.is_empty(), "{text}");
 }
+
+/// Found by the `position` fuzz target: a composed FEN with 33 men (read
+/// with too much material). The enumeration's key holds 32 men, so the
+/// 33rd was folded onto the first and a position came back with a white
+/// rook where a black one stood: the "mating line" held a black move on
+/// White's turn. Such a position is not enumerated now; every line given
+/// must still replay to a mate.
+#[test]
+fn a_position_of_33_men_is_not_enumerated_with_a_folded_key() {
+    let pos = read_position("rqqbk1br/pppppn2/P5pp/8/8/5N2/QPPPPPPP/RNBQKBrr").unwrap();
+    assert_eq!(pos.board().occupied().count(), 33);
+    for side in [Color::White, Color::Black] {
+        for (search_nodes, reach_positions) in [(1, 2_000), (2_000, 2_000), (20_000, 0)] {
+            let budget = Budget {
+                forced_depth: 2,
+                search_nodes,
+                reach_positions,
+            };
+            if let Answer::Winnable(line) = Analyzer::new().can_mate(&pos, side, budget) {
+                assert_witness(&pos, side, &line, 0);
+            }
+        }
+    }
+}

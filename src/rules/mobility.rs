@@ -63,15 +63,15 @@ impl Unit {
 
 /// The fixpoint: every unit's reach.
 struct Mobility {
-    /// At most 32 men on a board: a list on the stack (this runs at the end
+    /// At most 64 men on a board: a list on the stack (this runs at the end
     /// of every game).
-    units: arrayvec::ArrayVec<Unit, 32>,
+    units: arrayvec::ArrayVec<Unit, 64>,
 }
 
 impl Mobility {
     /// Saturates the rules from `pos`. `None` when a pawn may promote.
     fn of(pos: &Chess) -> Option<Mobility> {
-        let mut units: arrayvec::ArrayVec<Unit, 32> = arrayvec::ArrayVec::new();
+        let mut units: arrayvec::ArrayVec<Unit, 64> = arrayvec::ArrayVec::new();
         for (sq, piece) in pos.board() {
             let unit = Unit {
                 color: piece.color,

@@ -60,8 +60,9 @@ pub fn stalemate_proof(pos: &Chess, winner: Color) -> bool {
 
     // Regions with the pawns fixed: kings avoid pawns and the squares enemy
     // pawns attack; pieces move around the pawns.
-    // at most 32 men on a board; a list on the stack
-    let mut units: arrayvec::ArrayVec<Unit, 32> = arrayvec::ArrayVec::new();
+    // at most 64 men on a board (composed positions may hold more than
+    // 32); a list on the stack
+    let mut units: arrayvec::ArrayVec<Unit, 64> = arrayvec::ArrayVec::new();
     for (sq, piece) in board {
         let reach = match piece.role {
             Role::Pawn => Bitboard::from(sq),

@@ -339,6 +339,12 @@ impl Analyzer {
     /// keyed exactly. Finds the shortest mate if there is one; proves there
     /// is none when it finishes within `limit` positions.
     fn enumerate(&mut self, pos: &Chess, winner: Color, limit: usize) -> Answer {
+        // A key holds 32 men; a composed position with more (read with too
+        // much material) is not enumerated. Men are never added, so every
+        // position reached holds no more than this one.
+        if pos.board().occupied().count() > 32 {
+            return Answer::Unknown;
+        }
         self.seen.clear();
         self.parents.clear();
         // The frontier holds keys, not positions (a fifth of the memory);
@@ -846,8 +852,9 @@ pub fn blocked_proof(pos: &Chess, winner: Color) -> bool {
     }
 
     // Regions and attack sets of every piece, pawns fixed.
-    // at most 32 men on a board; a list on the stack
-    let mut pieces: arrayvec::ArrayVec<(Color, Role, Bitboard, Bitboard), 32> =
+    // at most 64 men on a board (composed positions may hold more than
+    // 32); a list on the stack
+    let mut pieces: arrayvec::ArrayVec<(Color, Role, Bitboard, Bitboard), 64> =
         arrayvec::ArrayVec::new();
     // Squares that are never empty: pawns, and kings that cannot move.
     let mut stuck = pawns;
