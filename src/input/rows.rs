@@ -43,8 +43,21 @@ pub fn write_game<'a>(
         out.extend_from_slice(b"[Event \"?\"]\n");
     }
     out.push(b'\n');
+    let start = out.len();
     if let Some(text) = movetext {
         write_movetext(text, out);
+    }
+    // A tag section goes on over blank lines until a line starts the
+    // movetext (SPEC's splitting): a row whose movetext is empty, or opens
+    // with a line that does not start one (`%`, `;`, `[`), would take the
+    // next row's tags as its own. An empty comment on a line of its own
+    // starts it and reads as nothing.
+    let opens = out[start..]
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t'))
+        .is_some_and(|b| !matches!(b, b'%' | b';' | b'['));
+    if !opens {
+        out.splice(start..start, *b"{}\n");
     }
     out.extend_from_slice(b"\n\n");
 }
@@ -135,8 +148,33 @@ mod tests {
         assert_eq!(
             text,
             "[White \"a \\\"b\\\"  [Event \\\"x\\\"]\"]\n[Result \"1-0\"]\n\n\
-             1. e4 ; note {\n [Event \"y\"]\n2. Nf3 { open }\n\n[Event \"?\"]\n\n\n\n"
+             1. e4 ; note {\n [Event \"y\"]\n2. Nf3 { open }\n\n[Event \"?\"]\n\n{}\n\n\n"
         );
+    }
+
+    /// A row without movetext was followed by a row whose tags it had not:
+    /// the tag section went on over the blank lines and the two rows were
+    /// read as one game (3 rows, 2 games).
+    #[test]
+    fn a_row_without_movetext_does_not_take_the_next_rows_tags() {
+        for first in [
+            None,
+            Some(""),
+            Some("\n \n"),
+            Some("% escape"),
+            Some("; note"),
+        ] {
+            let mut out = Vec::new();
+            write_game(&mut out, [], first);
+            write_game(&mut out, [("White", "x")], Some("1. e4 e5 *"));
+            write_game(&mut out, [], Some("hello world"));
+            let games: Vec<_> = crate::split::Splitter::new(&out).collect();
+            assert_eq!(games.len(), 3, "{}", String::from_utf8_lossy(&out));
+            assert_eq!(games[1].tag("White"), Some(&b"x"[..]));
+            let mut line = crate::parse::Mainline::default();
+            line.read(games[0].movetext);
+            assert!(line.sans.is_empty() && line.result_token.is_none());
+        }
     }
 
     /// Whatever the values hold, N rows split into N games with their
@@ -176,19 +214,32 @@ mod tests {
                 let (n_white, n_moves) = (next(6), next(12));
                 let white: String = (0..n_white).map(|_| ATOMS[next(ATOMS.len())]).collect();
                 let moves: String = (0..n_moves).map(|_| ATOMS[next(ATOMS.len())]).collect();
-                write_game(
-                    &mut out,
-                    [("White", white.as_str()), ("Result", "*")],
-                    Some(&moves),
-                );
-                whites.push(white);
+                // tags of other names from row to row, or none; movetext
+                // empty or missing at times
+                let extra = ["Black", "Event", "Site"][next(3)];
+                let with_white = next(3) != 0;
+                let mut tags = Vec::new();
+                if with_white {
+                    tags.push(("White", white.as_str()));
+                }
+                if next(2) == 0 {
+                    tags.push((extra, "?"));
+                }
+                let movetext = match next(4) {
+                    0 => None,
+                    1 => Some(""),
+                    _ => Some(moves.as_str()),
+                };
+                write_game(&mut out, tags, movetext);
+                whites.push(with_white.then_some(white));
             }
             let games: Vec<_> = crate::split::Splitter::new(&out).collect();
             let text = String::from_utf8_lossy(&out);
             assert_eq!(games.len(), rows, "{text}");
             for (game, white) in games.iter().zip(&whites) {
-                let value = crate::parse::tag_text(game.tag("White").unwrap_or_default());
-                assert_eq!(value, white.replace(['\n', '\r'], " "), "{text}");
+                let value = game.tag("White").map(crate::parse::tag_text);
+                let want = white.as_ref().map(|w| w.replace(['\n', '\r'], " "));
+                assert_eq!(value, want, "{text}");
             }
         }
     }
