@@ -425,7 +425,11 @@ impl Pipeline {
                     } else {
                         let (pbuf, pstart, pend, pstate, plines, _) =
                             prev.take().expect("a piece before");
-                        let restart = pstart + pstate.open_game_offset().expect("an open game");
+                        let open = pstart + pstate.open_game_offset().expect("an open game");
+                        // from its line's start: leading blanks change how
+                        // a tag line reads (found by the audit_bytes fuzz
+                        // target)
+                        let restart = split::line_start_before_blanks(pbuf.get(), pstart, open);
                         emit.retract();
                         let lines = plines + newlines(&pbuf.get()[pstart..restart]);
                         let (buf, piece) =

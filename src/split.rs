@@ -345,6 +345,19 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f)
 }
 
+/// Where the line holding `offset` starts, when only blanks stand before
+/// it on that line: a game's text begins at its first non-blank byte, but
+/// a tag line is read whole from the start of its line (leading blanks
+/// decide whether it is one whole tag), so a game is split again from
+/// there.
+pub fn line_start_before_blanks(buf: &[u8], from: usize, offset: usize) -> usize {
+    let mut at = offset;
+    while at > from && buf[at - 1] != b'\n' && is_space(buf[at - 1]) {
+        at -= 1;
+    }
+    at
+}
+
 /// A line that holds only whitespace (or nothing).
 #[inline]
 pub fn is_blank(line: &[u8]) -> bool {

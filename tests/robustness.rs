@@ -228,3 +228,40 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         }
     }
 }
+
+/// Found by the `audit_bytes` fuzz target: a game whose tag line starts
+/// with blanks and opens a comment after its tag (`    [Variant "x"] 1. e4
+/// {...`). A cut after it was found wrong and the game split again, but
+/// from its `[`, without the blanks, and the line then read as one whole
+/// tag with no comment: 23 games at tiny chunks against 22 in one pass.
+/// Games are split again from the start of their line now.
+#[test]
+fn a_game_split_again_keeps_the_blanks_before_its_first_tag() {
+    use pgn_arbiter::pipeline::for_each_game;
+    use pgn_arbiter::Audit;
+    let data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/fuzz-tag-line-with-leading-blanks.pgn"
+    ))
+    .unwrap();
+    let games = |chunk: usize, region: usize, threads: usize| {
+        let mut v = Vec::new();
+        let mut sink = for_each_game(|g| v.push((g.report.offset, g.report.len, g.index)));
+        Audit::new()
+            .dead(DeadEffort::Material)
+            .threads(threads)
+            .sizes(chunk, region)
+            .run_bytes("fuzz.pgn", &data, &mut sink)
+            .unwrap();
+        v
+    };
+    let one = games(1 << 30, 1 << 30, 1);
+    assert_eq!(one.len(), 22);
+    for (chunk, region) in [(7, 64), (1, 32), (64, 64), (200, 4096)] {
+        assert_eq!(
+            games(chunk, region, 2),
+            one,
+            "chunks of {chunk}, regions of {region}"
+        );
+    }
+}
