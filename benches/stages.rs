@@ -59,24 +59,16 @@ fn split_games(b: Bencher) {
 
 #[divan::bench]
 fn read_movetext(b: Bencher) {
-    let bytes = sample();
-    let games = games(&bytes);
-    b.bench(|| {
-        let next = Cell::new(&[][..]);
-        let mut reader = MovetextReader::new(&next);
-        let mut line = Mainline::default();
-        let mut sans = 0;
-        for g in &games {
-            reader.read(g.movetext, &mut line);
-            sans += line.sans.len();
-        }
-        black_box(sans)
-    });
+    read_every_movetext(b, false);
 }
 
 /// The same with pgn-reader itself (the definition the scanner follows).
 #[divan::bench]
 fn read_movetext_pgn_reader(b: Bencher) {
+    read_every_movetext(b, true);
+}
+
+fn read_every_movetext(b: Bencher, with_pgn_reader: bool) {
     let bytes = sample();
     let games = games(&bytes);
     b.bench(|| {
@@ -85,7 +77,11 @@ fn read_movetext_pgn_reader(b: Bencher) {
         let mut line = Mainline::default();
         let mut sans = 0;
         for g in &games {
-            reader.read_with_pgn_reader(g.movetext, &mut line);
+            if with_pgn_reader {
+                reader.read_with_pgn_reader(g.movetext, &mut line);
+            } else {
+                reader.read(g.movetext, &mut line);
+            }
             sans += line.sans.len();
         }
         black_box(sans)

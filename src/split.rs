@@ -207,7 +207,7 @@ impl<'a> Splitter<'a> {
     fn add_tag_line(&mut self, start: usize, end: usize) {
         let line = &self.buf[start..end];
         let cur = self.cur.as_mut().expect("open game");
-        let rest = parse_tag_line_into(line, &mut cur.tags);
+        let rest = parse_tag_line(line, &mut cur.tags);
         cur.tags_end = end;
         match rest {
             Some(r) => {
@@ -394,7 +394,8 @@ fn scan_braces(line: &[u8], mut in_brace: bool) -> bool {
     }
 }
 
-/// The tag pairs of a line whose first non-blank byte is `[`, and where the
+/// Appends to `pairs` the tag pairs of a line whose first non-blank byte
+/// is `[` (no allocation once `pairs` has room), and returns where the
 /// movetext after them starts on the same line, if any.
 ///
 /// A line that is one whole tag (`[Name "value"]`, python-chess's tag
@@ -402,15 +403,7 @@ fn scan_braces(line: &[u8], mut in_brace: bool) -> bool {
 /// quote and the last `"]`. Any other line is read as pgn-reader reads it:
 /// several tags on one line, movetext after the last one, a malformed tag
 /// ending the line.
-pub fn parse_tag_line(line: &[u8]) -> (Vec<TagPair<'_>>, Option<usize>) {
-    let mut pairs = Vec::new();
-    let rest = parse_tag_line_into(line, &mut pairs);
-    (pairs, rest)
-}
-
-/// [`parse_tag_line`], appending the pairs to `pairs` (no allocation once
-/// `pairs` has room).
-pub fn parse_tag_line_into<'l>(line: &'l [u8], pairs: &mut Vec<TagPair<'l>>) -> Option<usize> {
+pub fn parse_tag_line<'l>(line: &'l [u8], pairs: &mut Vec<TagPair<'l>>) -> Option<usize> {
     if let Some(pair) = whole_tag(line) {
         pairs.push(pair);
         return None;
@@ -645,7 +638,8 @@ mod tests {
 
     #[test]
     fn tag_value_with_quotes_is_read_greedily() {
-        let (p, _) = parse_tag_line(b"[Event \"a \"b\" c\"]\r\n");
+        let mut p = Vec::new();
+        parse_tag_line(b"[Event \"a \"b\" c\"]\r\n", &mut p);
         assert_eq!(p[0].1, b"a \"b\" c");
     }
 
