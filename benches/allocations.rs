@@ -13,11 +13,12 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pgn_arbiter::audit::{Auditor, DeadEffort, Laws};
+use pgn_arbiter::audit::{Auditor, DeadEffort};
 use pgn_arbiter::parse::MovetextReader;
 use pgn_arbiter::pipeline::for_each_game;
 use pgn_arbiter::run::Audit;
 use pgn_arbiter::split::Splitter;
+use pgn_arbiter::Laws;
 
 struct Counting;
 

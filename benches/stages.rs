@@ -14,11 +14,12 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use divan::{black_box, Bencher};
-use pgn_arbiter::audit::{Auditor, Laws};
+use pgn_arbiter::audit::Auditor;
 use pgn_arbiter::input::{self, InputPath, Source};
 use pgn_arbiter::parse::{Mainline, MovetextReader};
 use pgn_arbiter::report::jsonl::write_line;
 use pgn_arbiter::split::{next_boundary, RawGame, Splitter};
+use pgn_arbiter::Laws;
 use shakmaty::{Chess, Position};
 
 fn main() {

@@ -24,11 +24,7 @@ fn main() -> std::io::Result<()> {
         run.total.games, run.total.analysed
     );
     for kind in Kind::ALL {
-        println!(
-            "{:<20} {:>8}",
-            kind.name(),
-            run.total.kind_games[kind.index()]
-        );
+        println!("{:<20} {:>8}", kind.name(), run.total.kind_games[kind]);
     }
     Ok(())
 }

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::audit::Status;
 use crate::facets::{Facets, TimeClass};
 use crate::finding::{Detail, Kind, Outcome, Via};
+use crate::laws::Edition;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use crate::report::pgn_export::decided_result;
-use crate::rules::laws::Edition;
 
 /// The version of the aggregate JSON.
 pub const AGGREGATE_VERSION: u32 = 1;

@@ -6,22 +6,14 @@ use std::cell::Cell;
 use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Color, Move, MoveList, Position};
 
 use crate::facets::Facets;
-use crate::finding::{Detail, Finding, Kind, Outcome, Spot, Via};
+use crate::finding::{Detail, Finding, Outcome, Spot, Via};
+use crate::kind::{ByKind, Kind};
+use crate::laws::{Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
 use crate::rules::dead::{self, Deadness, Prover};
 use crate::rules::unwinnable::{Answer, Budget, Proof};
-use crate::rules::{fifty, laws::Edition, repetition::RepetitionTable, result};
+use crate::rules::{fifty, repetition::RepetitionTable, result};
 use crate::split::RawGame;
-
-/// Which laws to judge by: from each game's date, or one edition for all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Laws {
-    /// Each game by the edition in force on its `Date` tag
-    /// ([`Edition::from_date`]).
-    Auto,
-    /// Every game by this edition (`--laws 2001|2014|2018`).
-    Fixed(Edition),
-}
 
 /// How hard dead positions (Art. 9.6 / 5.2.2) and unwinnable losses on
 /// time (Art. 6.9) are proven.
@@ -45,13 +37,6 @@ impl DeadEffort {
         }
     }
 }
-
-/// Bit of [`GameReport::undecided`]: the proof engine left open whether a
-/// position of the game is dead (Art. 9.6 / 5.2.2).
-pub const UNDECIDED_DEAD: u8 = 1;
-/// Bit of [`GameReport::undecided`]: the proof engine left open whether the
-/// side that won on time could still checkmate (Art. 6.9).
-pub const UNDECIDED_FLAG: u8 = 2;
 
 /// How a game was accounted for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,8 +209,10 @@ pub struct GameReport {
     pub findings: Vec<Finding>,
     /// Present when there are findings.
     pub tags: Option<Box<ReportTags>>,
-    /// Engine questions answered `Unknown` (`UNDECIDED_*` bits).
-    pub undecided: u8,
+    /// The kinds the proof engine left open (`Unknown` within its budget):
+    /// whether a position of the game is dead (Art. 9.6 / 5.2.2), whether
+    /// the side that won on time could still checkmate (Art. 6.9).
+    pub undecided: ByKind<bool>,
     /// Tag sections swallowed by a comment of this game that ran on (see
     /// [`RawGame::swallowed`]), and whether the comment ran to the end of
     /// the input.
@@ -398,10 +385,7 @@ impl Auditor {
         laws: Laws,
         reader: &mut MovetextReader<'a>,
     ) -> GameReport {
-        let edition = match laws {
-            Laws::Auto => Edition::from_date(game.tag("Date")),
-            Laws::Fixed(e) => e,
-        };
+        let edition = laws.edition_for(game.tag("Date"));
         let mut report = GameReport {
             offset: game.offset as u64,
             len: game.text.len() as u64,
@@ -412,7 +396,7 @@ impl Auditor {
             edition,
             findings: Vec::new(),
             tags: None,
-            undecided: 0,
+            undecided: ByKind::default(),
             swallowed: game.swallowed,
             unterminated: game.unterminated,
             facets: if self.facets {
@@ -641,7 +625,7 @@ impl Auditor {
                         // the game ended dead; before a material draw it
                         // only decides when.
                         if material_from.is_none() {
-                            report.undecided |= UNDECIDED_DEAD;
+                            report.undecided[Kind::DeadPosition] = true;
                         }
                     }
                 }
@@ -709,7 +693,7 @@ impl Auditor {
                     detail: Detail::Unwinnable { winner, proof },
                     at: Spot::of(&pos),
                 }),
-                Some(Answer::Unknown) => report.undecided |= UNDECIDED_FLAG,
+                Some(Answer::Unknown) => report.undecided[Kind::UnwinnableFlag] = true,
                 Some(Answer::Winnable(_)) | None => {}
             }
         }

@@ -6,9 +6,11 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::aggregate::{self, Aggregator};
-use crate::audit::{DeadEffort, Laws, Status, TagSet};
+use crate::audit::{DeadEffort, Status, TagSet};
 use crate::finding::Kind;
 use crate::gate;
+use crate::laws::Edition;
+use crate::laws::Laws;
 use crate::pipeline::{GameRecord, InputOutcome, Sink};
 use crate::progress::Bar;
 use crate::report::examples::{Example, Examples};
@@ -20,7 +22,6 @@ use crate::report::parquet::ParquetSink;
 use crate::report::pgn_export::PgnExport;
 use crate::report::sarif::SarifSink;
 use crate::report::{human, summary::RunSummary};
-use crate::rules::laws::Edition;
 use crate::run::Audit;
 
 #[derive(Parser, Debug)]

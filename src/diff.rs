@@ -276,7 +276,7 @@ impl Appeared {
     fn add(&mut self, f: &Shown, kind: u16, kinds: &KindTable, index: usize) {
         if let Some(k) = kinds.kind(kind) {
             // At most one finding per game and kind: a finding is a game.
-            self.stats.kind_games[k.index()] += 1;
+            self.stats.kind_games[k] += 1;
         }
         let game = match (str_of(&f.file), f.game.as_ref().and_then(Value::as_u64)) {
             (Some(file), Some(game)) => (file.to_string(), game),

@@ -46,8 +46,8 @@ impl Condition {
     fn figures(&self, stats: &Stats) -> (u64, u64) {
         match self.kind {
             None => (stats.flagged, stats.analysed + stats.invalid),
-            Some(Kind::InvalidGame) => (stats.kind_games[Kind::InvalidGame.index()], stats.games),
-            Some(k) => (stats.kind_games[k.index()], stats.analysed),
+            Some(Kind::InvalidGame) => (stats.kind_games[Kind::InvalidGame], stats.games),
+            Some(k) => (stats.kind_games[k], stats.analysed),
         }
     }
 
@@ -177,8 +177,8 @@ mod tests {
             flagged: 30,
             ..Stats::default()
         };
-        s.kind_games[Kind::InvalidGame.index()] = 10;
-        s.kind_games[Kind::MissedThreefold.index()] = 18;
+        s.kind_games[Kind::InvalidGame] = 10;
+        s.kind_games[Kind::MissedThreefold] = 18;
         s
     }
 

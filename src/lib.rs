@@ -48,20 +48,20 @@
 //!
 //! ```
 //! use pgn_arbiter::{for_each_game, Audit, Kind, Laws};
-//! use pgn_arbiter::rules::laws::Edition;
+//! use pgn_arbiter::laws::Edition;
 //!
 //! let pgn = b"[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
 //! let run = Audit::new()
 //!     .laws(Laws::Fixed(Edition::Laws2018))
 //!     .run_bytes("fools-mate.pgn", pgn, &mut for_each_game(|_| {}))?;
 //! for kind in Kind::ALL {
-//!     let games = run.total.kind_games[kind.index()];
+//!     let games = run.total.kind_games[kind];
 //!     if games > 0 {
 //!         println!("{:<20} {games}", kind.name());
 //!     }
 //! }
 //! // checkmate scored as a draw: Art. 5.1
-//! assert_eq!(run.total.kind_games[Kind::WrongResult.index()], 1);
+//! assert_eq!(run.total.kind_games[Kind::WrongResult], 1);
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!
@@ -95,6 +95,8 @@ pub mod facets;
 pub mod finding;
 pub mod gate;
 pub mod input;
+pub mod kind;
+pub mod laws;
 pub mod movetext;
 pub mod parse;
 pub mod pipeline;
@@ -107,7 +109,8 @@ pub mod san;
 pub mod split;
 pub mod stats;
 
-pub use audit::{DeadEffort, GameReport, Laws, TagSet};
+pub use audit::{DeadEffort, GameReport, TagSet};
 pub use finding::{Finding, Kind};
+pub use laws::Laws;
 pub use pipeline::{for_each_game, GameRecord, InputOutcome, RunOutcome, Sink};
 pub use run::Audit;

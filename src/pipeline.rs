@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
-use crate::audit::{Auditor, DeadEffort, GameReport, Laws, TagSet};
+use crate::audit::{Auditor, DeadEffort, GameReport, TagSet};
 use crate::input::{self, NamedInput, Source};
+use crate::laws::Laws;
 use crate::parse::MovetextReader;
 use crate::split::{self, EndState, Splitter};
 use crate::stats::Stats;

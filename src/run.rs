@@ -5,8 +5,9 @@
 use std::io::{self, Read};
 use std::time::Instant;
 
-use crate::audit::{DeadEffort, Laws, TagSet};
+use crate::audit::{DeadEffort, TagSet};
 use crate::input::{self, InputPath};
+use crate::laws::Laws;
 use crate::pipeline::{Config, InputOutcome, Pipeline, Progress, RunOutcome, Sink};
 use crate::stats::Stats;
 

@@ -2,9 +2,10 @@
 
 use serde::Serialize;
 
-use crate::audit::{GameReport, Status, UNDECIDED_DEAD, UNDECIDED_FLAG};
-use crate::finding::{Detail, Kind, Outcome};
-use crate::rules::laws::Edition;
+use crate::audit::{GameReport, Status};
+use crate::finding::{Detail, Outcome};
+use crate::kind::{ByKind, Kind};
+use crate::laws::ByEdition;
 use crate::rules::unwinnable::Proof;
 
 /// Counts of one file or of a whole run.
@@ -33,28 +34,24 @@ pub struct Stats {
     pub open_comments: u64,
     /// Tag sections read as part of such comments: games hidden in them.
     pub hidden_games: u64,
-    /// Games with a finding of each kind, by [`Kind::index`].
-    pub kind_games: [u64; 8],
+    /// Games with a finding of each kind.
+    pub kind_games: ByKind<u64>,
     /// Missed claims of each kind whose claimant then lost.
-    pub missed_then_lost: [u64; 8],
+    pub missed_then_lost: ByKind<u64>,
     /// Games judged by each edition (skipped games excluded).
-    pub editions: [u64; 3],
-    /// Per engine kind (dead_position, unwinnable_flag): findings by proof
-    /// (material, blocked, search).
-    pub proofs: [[u64; 3]; 2],
-    /// Per engine kind: games where the engine answered `Unknown`.
-    pub undecided: [u64; 2],
+    pub editions: ByEdition<u64>,
+    /// Per kind the engine proves ([`crate::kind::KindInfo::proven`]):
+    /// findings by proof, in [`PROOFS`] order.
+    pub proofs: ByKind<[u64; 3]>,
+    /// Per kind the engine proves: games where it answered `Unknown`.
+    pub undecided: ByKind<u64>,
 }
 
-/// The kinds the unwinnability engine decides, in `Stats::proofs` order.
-const ENGINE_KINDS: [Kind; 2] = [Kind::DeadPosition, Kind::UnwinnableFlag];
+/// The proofs, in the order [`Stats::proofs`] counts them.
+pub const PROOFS: [Proof; 3] = [Proof::Material, Proof::Blocked, Proof::Search];
 
 fn proof_index(p: Proof) -> usize {
-    match p {
-        Proof::Material => 0,
-        Proof::Blocked => 1,
-        Proof::Search => 2,
-    }
+    PROOFS.iter().position(|&q| q == p).unwrap_or(0)
 }
 
 impl Stats {
@@ -82,26 +79,24 @@ impl Stats {
         if !report.findings.is_empty() {
             self.flagged += 1;
         }
-        self.editions[report.edition.index()] += 1;
-        if report.undecided & UNDECIDED_DEAD != 0 {
-            self.undecided[0] += 1;
-        }
-        if report.undecided & UNDECIDED_FLAG != 0 {
-            self.undecided[1] += 1;
+        self.editions[report.edition] += 1;
+        for (k, &open) in report.undecided.iter() {
+            self.undecided[k] += u64::from(open);
         }
         for f in &report.findings {
             match f.detail {
-                Detail::Dead { proof } => self.proofs[0][proof_index(proof)] += 1,
-                Detail::Unwinnable { proof, .. } => self.proofs[1][proof_index(proof)] += 1,
+                Detail::Dead { proof } | Detail::Unwinnable { proof, .. } => {
+                    self.proofs[f.kind][proof_index(proof)] += 1;
+                }
                 _ => {}
             }
-            self.kind_games[f.kind.index()] += 1;
+            self.kind_games[f.kind] += 1;
             if let Detail::Missed {
                 outcome: Outcome::Lost,
                 ..
             } = f.detail
             {
-                self.missed_then_lost[f.kind.index()] += 1;
+                self.missed_then_lost[f.kind] += 1;
             }
         }
     }
@@ -118,17 +113,13 @@ impl Stats {
         self.flagged += other.flagged;
         self.open_comments += other.open_comments;
         self.hidden_games += other.hidden_games;
-        for i in 0..8 {
-            self.kind_games[i] += other.kind_games[i];
-            self.missed_then_lost[i] += other.missed_then_lost[i];
-        }
-        for i in 0..3 {
-            self.editions[i] += other.editions[i];
-        }
-        for k in 0..2 {
-            self.undecided[k] += other.undecided[k];
-            for p in 0..3 {
-                self.proofs[k][p] += other.proofs[k][p];
+        self.kind_games += &other.kind_games;
+        self.missed_then_lost += &other.missed_then_lost;
+        self.editions += &other.editions;
+        self.undecided += &other.undecided;
+        for (mine, theirs) in self.proofs.0.iter_mut().zip(other.proofs.0.iter()) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
             }
         }
     }
@@ -154,28 +145,21 @@ impl Stats {
             hidden_games: self.hidden_games,
             kinds: Kind::ALL
                 .iter()
-                .map(|k| KindJson {
+                .map(|&k| KindJson {
                     kind: k.name(),
-                    games: self.kind_games[k.index()],
-                    missed_then_lost: k
-                        .is_missed_claim()
-                        .then_some(self.missed_then_lost[k.index()]),
-                    proven_by: ENGINE_KINDS.iter().position(|e| e == k).map(|e| {
-                        [Proof::Material, Proof::Blocked, Proof::Search]
+                    games: self.kind_games[k],
+                    missed_then_lost: k.is_missed_claim().then_some(self.missed_then_lost[k]),
+                    proven_by: k.info().proven.then(|| {
+                        PROOFS
                             .iter()
-                            .map(|p| (p.as_str(), self.proofs[e][proof_index(*p)]))
+                            .zip(self.proofs[k])
+                            .map(|(p, n)| (p.as_str(), n))
                             .collect()
                     }),
-                    unknown: ENGINE_KINDS
-                        .iter()
-                        .position(|e| e == k)
-                        .map(|e| self.undecided[e]),
+                    unknown: k.info().proven.then_some(self.undecided[k]),
                 })
                 .collect(),
-            editions: Edition::ALL
-                .iter()
-                .map(|e| (e.name(), self.editions[e.index()]))
-                .collect(),
+            editions: self.editions.iter().map(|(e, &n)| (e.name(), n)).collect(),
         }
     }
 }

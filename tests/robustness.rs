@@ -9,9 +9,10 @@ mod common;
 
 use std::io;
 
-use pgn_arbiter::audit::{DeadEffort, GameId, GameReport, Laws, TagSet};
+use pgn_arbiter::audit::{DeadEffort, GameId, GameReport, TagSet};
 use pgn_arbiter::input::{InputPath, NamedInput};
 use pgn_arbiter::pipeline::{Config, GameRecord, Pipeline, Sink};
+use pgn_arbiter::Laws;
 
 struct Collect(Vec<(u64, GameReport)>);
 

@@ -20,7 +20,7 @@ use pgn_arbiter::input::rows::{tag_name, write_game};
 use pgn_arbiter::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use pgn_arbiter::report::arrow::ArrowSink;
 use pgn_arbiter::report::summary::RunSummary;
-use pgn_arbiter::rules::laws::Edition;
+use pgn_arbiter::laws::Edition;
 use pgn_arbiter::{Audit, DeadEffort, Laws};
 
 /// `laws` as the CLI's `--laws` reads it.

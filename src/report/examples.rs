@@ -103,13 +103,7 @@ pub fn describe(f: &Finding) -> String {
             };
             format!("{side} could have claimed {what}{how}; {then}")
         }
-        (_, Kind::Fivefold) => {
-            "the position occurred a fifth time: the game was drawn here (9.6.1)".to_string()
-        }
-        (_, Kind::SeventyfiveMoves) => {
-            "75 moves each without pawn move or capture: the game was drawn here (9.6.2)"
-                .to_string()
-        }
+        (Detail::None, kind) => kind.info().plain.to_string(),
         (Detail::Dead { proof }, _) => {
             format!(
                 "no checkmate possible any more (proof: {}): drawn",
@@ -122,7 +116,6 @@ pub fn describe(f: &Finding) -> String {
             proof.as_str()
         ),
         (Detail::WrongResult { reason }, _) => format!("{reason}; the Result tag disagrees"),
-        _ => f.kind.name().to_string(),
     }
 }
 

@@ -16,7 +16,7 @@
 //!
 //! The runner shows at most 10 error and 10 warning annotations per step,
 //! so at most 10 of each are printed, the most important first (input
-//! errors, then by kind in the order of [`importance`], then input order),
+//! errors, then by kind in the order of [`crate::kind::KindInfo::importance`], then input order),
 //! followed by a `::notice::` saying how many were left out. Only what may
 //! be printed is kept, plus counts.
 
@@ -24,12 +24,12 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::audit::GameReport;
-use crate::finding::{Finding, Kind};
+use crate::finding::Finding;
 use crate::gate::{self, Condition};
+use crate::kind::{Kind, Severity};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
 use crate::report::examples::{Example, Examples};
 use crate::report::human::thousands;
-use crate::rules::laws::Edition;
 
 /// Annotations of each level the runner shows per step.
 pub const MAX_PER_LEVEL: usize = 10;
@@ -37,45 +37,11 @@ pub const MAX_PER_LEVEL: usize = 10;
 /// Examples per kind in the step summary.
 const SUMMARY_EXAMPLES: usize = 3;
 
-/// How serious a finding is for a pipeline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    /// The game or its recorded result contradicts the Laws.
-    Error,
-    /// Worth a look; the database is not wrong for it.
-    Warning,
-}
-
-/// The severity of a finding of a game (see the module's documentation).
+/// The severity of a finding of a game (see the module's documentation and
+/// [`Kind::severity_for`]).
 pub fn severity(report: &GameReport, f: &Finding) -> Severity {
-    match f.kind {
-        Kind::InvalidGame | Kind::WrongResult | Kind::UnwinnableFlag => Severity::Error,
-        Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition => {
-            let result = report.tags.as_deref().and_then(|t| t.get("Result"));
-            if matches!(result, Some("1-0" | "0-1")) {
-                Severity::Error
-            } else {
-                Severity::Warning
-            }
-        }
-        Kind::MissedThreefold | Kind::MissedFiftyMoves => Severity::Warning,
-    }
-}
-
-/// The order in which kinds are shown when not all can be (0 first):
-/// games that are not chess, then results that contradict the board, then
-/// games that went on after they had ended, then missed claims.
-pub fn importance(kind: Kind) -> u8 {
-    match kind {
-        Kind::InvalidGame => 0,
-        Kind::WrongResult => 1,
-        Kind::UnwinnableFlag => 2,
-        Kind::Fivefold => 3,
-        Kind::SeventyfiveMoves => 4,
-        Kind::DeadPosition => 5,
-        Kind::MissedThreefold => 6,
-        Kind::MissedFiftyMoves => 7,
-    }
+    f.kind
+        .severity_for(report.tags.as_deref().and_then(|t| t.get("Result")))
 }
 
 /// A workflow command's data: `%`, CR and LF encoded.
@@ -293,11 +259,11 @@ impl GithubSink {
         let _ = writeln!(s, "| finding | article | games | share of games read |");
         let _ = writeln!(s, "| :-- | :-- | --: | --: |");
         for k in Kind::ALL {
-            let article = match k {
-                Kind::DeadPosition => "5.2.2 (9.6 before 2014-07-01)",
-                _ => k.article(Edition::Laws2018),
+            let article = match k.articles_then_and_now() {
+                (now, Some(then)) => format!("{now} ({then} before 2014-07-01)"),
+                (now, None) => now.to_string(),
             };
-            let games = t.kind_games[k.index()];
+            let games = t.kind_games[k];
             let share = if t.games == 0 {
                 "-".to_string()
             } else {
@@ -374,7 +340,7 @@ impl Sink for GithubSink {
     fn game(&mut self, game: &GameRecord<'_>) -> io::Result<()> {
         for f in &game.report.findings {
             self.seq += 1;
-            let key = (1 + importance(f.kind), self.seq);
+            let key = (1 + f.kind.info().importance, self.seq);
             match severity(game.report, f) {
                 Severity::Error => self
                     .errors

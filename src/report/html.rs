@@ -275,7 +275,7 @@ fn kind_colour(name: &str) -> &'static str {
 fn article(name: &str) -> &'static str {
     match kind_of(name) {
         Some(Kind::DeadPosition) => "5.2.2 (9.6 in 2001)",
-        Some(k) => k.article(crate::rules::laws::Edition::Laws2018),
+        Some(k) => k.article(crate::laws::Edition::Laws2018),
         None => "",
     }
 }

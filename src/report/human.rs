@@ -96,12 +96,12 @@ pub fn render(
         "finding", "article", "games", "share", "missed then lost"
     );
     for k in Kind::ALL {
-        let article = match k {
-            Kind::DeadPosition => "9.6 / 5.2.2",
-            _ => k.article(crate::rules::laws::Edition::Laws2018),
+        let article = match k.articles_then_and_now() {
+            (now, Some(then)) => format!("{then} / {now}"),
+            (now, None) => now.to_string(),
         };
         let lost = if k.is_missed_claim() {
-            thousands(total.missed_then_lost[k.index()])
+            thousands(total.missed_then_lost[k])
         } else {
             String::new()
         };
@@ -110,22 +110,24 @@ pub fn render(
             "{:<20} {:>14}  {:>11}  {:>8}  {:>16}",
             k.name(),
             article,
-            thousands(total.kind_games[k.index()]),
-            share(total.kind_games[k.index()], total.games),
+            thousands(total.kind_games[k]),
+            share(total.kind_games[k], total.games),
             lost
         );
     }
-    for (i, what) in ["dead positions", "unwinnable flags"].iter().enumerate() {
+    for k in Kind::ALL.into_iter().filter(|k| k.info().proven) {
+        let [material, blocked, search] = total.proofs[k];
         let _ = writeln!(
             s,
-            "{what} proven by material {}, blocked {}, search {}; not decided in {} games",
-            thousands(total.proofs[i][0]),
-            thousands(total.proofs[i][1]),
-            thousands(total.proofs[i][2]),
-            thousands(total.undecided[i])
+            "{} proven by material {}, blocked {}, search {}; not decided in {} games",
+            k.info().plural,
+            thousands(material),
+            thousands(blocked),
+            thousands(search),
+            thousands(total.undecided[k])
         );
     }
-    if total.undecided.iter().any(|&u| u > 0) {
+    if total.undecided.iter().any(|(_, &u)| u > 0) {
         let _ = writeln!(
             s,
             "(not decided: neither a proof nor a mating line was found; the default \

@@ -128,10 +128,7 @@ fn write_suite(
     let failures = if unread {
         0
     } else {
-        Kind::ALL
-            .iter()
-            .filter(|k| st.kind_games[k.index()] > 0)
-            .count() as u64
+        Kind::ALL.iter().filter(|&&k| st.kind_games[k] > 0).count() as u64
     };
     let errors = u64::from(input.error.is_some());
     let skipped = if unread { Kind::ALL.len() as u64 } else { 0 };
@@ -160,7 +157,7 @@ fn write_suite(
             "    <testcase name=\"{}\" classname=\"{name}\" file=\"{name}\" time=\"0\"",
             k.name()
         );
-        let games = st.kind_games[k.index()];
+        let games = st.kind_games[k];
         if unread {
             let _ = writeln!(
                 s,

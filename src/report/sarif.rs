@@ -27,10 +27,11 @@ use std::io::{self, BufWriter, Write};
 use serde_json::{json, Value};
 
 use crate::finding::{side_name, Kind};
+use crate::kind::Severity;
+use crate::laws::Edition;
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
 use crate::report::examples::Example;
-use crate::report::github::{sentence, severity, Severity};
-use crate::rules::laws::Edition;
+use crate::report::github::{sentence, severity};
 
 /// The `$schema` written.
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -42,78 +43,24 @@ pub const LAWS_URI: &str = "https://handbook.fide.com/chapter/E012023";
 /// The partial fingerprint's name.
 pub const FINGERPRINT: &str = "gameId/v1";
 
-/// A rule's name, short description, what it means in full (without the
-/// article) and what to do about it.
-fn rule_text(kind: Kind) -> (&'static str, &'static str, &'static str, &'static str) {
-    match kind {
-        Kind::InvalidGame => (
-            "InvalidGame",
-            "The game is not legal chess",
-            "A move of the game is illegal or cannot be read, or its start position (FEN) is not a legal position, so the game cannot be replayed.",
-            "Compare the move named with the score sheet or the source of the game; fix or remove the game.",
-        ),
-        Kind::MissedThreefold => (
-            "MissedThreefold",
-            "A draw by threefold repetition could have been claimed",
-            "The same position occurred, or was about to occur after a move the player could announce, for at least the third time, and the player to move could have claimed a draw; the game went on.",
-            "Nothing is wrong with the data: the player chose not to claim. Useful for statistics and for arbiters.",
-        ),
-        Kind::MissedFiftyMoves => (
-            "MissedFiftyMoves",
-            "A draw by the 50-move rule could have been claimed",
-            "The last 50 moves by each player, or those completed by a move the player could announce, had no pawn move and no capture, and the player to move could have claimed a draw; the game went on.",
-            "Nothing is wrong with the data: the player chose not to claim. Useful for statistics and for arbiters.",
-        ),
-        Kind::Fivefold => (
-            "Fivefold",
-            "The game was drawn by fivefold repetition",
-            "The same position occurred five times: the game ended there, drawn (Laws from 1 July 2014 on), yet moves were played after it or the result is not a draw.",
-            "If the result is 1-0 or 0-1 it contradicts the Laws: check the game's end and its Result tag.",
-        ),
-        Kind::SeventyfiveMoves => (
-            "SeventyfiveMoves",
-            "The game was drawn by the 75-move rule",
-            "75 moves by each player were made without a pawn move or a capture: the game ended there, drawn (Laws from 1 July 2014 on), yet moves were played after it or the result is not a draw.",
-            "If the result is 1-0 or 0-1 it contradicts the Laws: check the game's end and its Result tag.",
-        ),
-        Kind::DeadPosition => (
-            "DeadPosition",
-            "The game was drawn: no checkmate was possible any more",
-            "A position arose from which neither player could checkmate by any series of legal moves (a dead position): the game ended there, drawn, yet moves were played after it or the result is not a draw.",
-            "If the result is 1-0 or 0-1 it contradicts the Laws: check the game's end and its Result tag.",
-        ),
-        Kind::UnwinnableFlag => (
-            "UnwinnableFlag",
-            "A loss on time was scored although the winner could not have mated",
-            "The game was lost on time, but the opponent could not have checkmated the player by any series of legal moves: the game is drawn.",
-            "Score the game 1/2-1/2.",
-        ),
-        Kind::WrongResult => (
-            "WrongResult",
-            "The Result tag contradicts the final position",
-            "The game ends in checkmate and the Result tag does not give the point to the mating side, or in stalemate and the result is not a draw.",
-            "Correct the Result tag, or check whether moves are missing from the game.",
-        ),
-    }
-}
-
 /// The article(s) a kind implements, as the rule cites them.
 fn articles(kind: Kind) -> String {
-    match kind {
-        Kind::DeadPosition => format!(
-            "Art. {} (Art. {} in the Laws before 1 July 2014)",
-            kind.article(Edition::Laws2018),
-            kind.article(Edition::Laws2001)
-        ),
-        _ => format!("Art. {}", kind.article(Edition::Laws2018)),
+    match kind.articles_then_and_now() {
+        (now, Some(then)) => format!("Art. {now} (Art. {then} in the Laws before 1 July 2014)"),
+        (now, None) => format!("Art. {now}"),
     }
 }
 
 /// The level of a kind's usual case.
 fn default_level(kind: Kind) -> &'static str {
-    match kind {
-        Kind::InvalidGame | Kind::WrongResult | Kind::UnwinnableFlag => "error",
-        _ => "warning",
+    level(kind.info().severity)
+}
+
+/// SARIF's name of a severity.
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
     }
 }
 
@@ -123,7 +70,9 @@ pub fn rules() -> Value {
         Kind::ALL
             .iter()
             .map(|&k| {
-                let (name, short, full, help) = rule_text(k);
+                let info = k.info();
+                let (name, short, full, help) =
+                    (k.camel_name(), info.title, info.meaning, info.advice);
                 let cite = articles(k);
                 json!({
                     "id": k.name(),
@@ -248,10 +197,7 @@ impl Sink for SarifSink {
         let end = end_line(start, game.text);
         for f in &game.report.findings {
             let e = Example::new(game, f);
-            let level = match severity(game.report, f) {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
+            let level = level(severity(game.report, f));
             let fingerprint = match game.report.id {
                 Some(id) => format!("{id}/{}", f.kind.name()),
                 None => format!("{}@{}/{}", game.file, game.report.offset, f.kind.name()),
@@ -320,7 +266,7 @@ impl Sink for SarifSink {
         let t = &run.total;
         let kind_games: serde_json::Map<String, Value> = Kind::ALL
             .iter()
-            .map(|k| (k.name().to_string(), json!(t.kind_games[k.index()])))
+            .map(|k| (k.name().to_string(), json!(t.kind_games[*k])))
             .collect();
         let properties = json!({
             "games": t.games,

@@ -3,7 +3,6 @@
 
 pub mod dead;
 pub mod fifty;
-pub mod laws;
 pub mod mobility;
 pub mod repetition;
 pub mod result;

@@ -2,6 +2,69 @@
 //! judged by, from its `Date` tag or as forced by `--laws`.
 
 use std::fmt;
+use std::ops::{AddAssign, Index, IndexMut};
+use std::str::FromStr;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// Which laws to judge by: from each game's date, or one edition for all
+/// (`--laws auto|2001|2014|2018`, Python's `laws=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Laws {
+    /// Each game by the edition in force on its `Date` tag
+    /// ([`Edition::from_date`]).
+    #[default]
+    Auto,
+    /// Every game by this edition.
+    Fixed(Edition),
+}
+
+impl Laws {
+    /// The name `--laws` takes: `auto` or the edition's.
+    pub fn name(self) -> &'static str {
+        match self {
+            Laws::Auto => "auto",
+            Laws::Fixed(e) => e.name(),
+        }
+    }
+
+    /// The edition a game dated `date` is judged by.
+    pub fn edition_for(self, date: Option<&[u8]>) -> Edition {
+        match self {
+            Laws::Auto => Edition::from_date(date),
+            Laws::Fixed(e) => e,
+        }
+    }
+}
+
+/// A `--laws` value that names no edition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownLaws(pub String);
+
+impl fmt::Display for UnknownLaws {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: expected 'auto', '2001', '2014' or '2018'", self.0)
+    }
+}
+
+impl std::error::Error for UnknownLaws {}
+
+impl FromStr for Laws {
+    type Err = UnknownLaws;
+
+    /// `auto`, `2001`, `2014`, `2018`; `2023` is read as `2018` (the 2023
+    /// Laws keep its rules).
+    fn from_str(s: &str) -> Result<Laws, UnknownLaws> {
+        match s {
+            "auto" => Ok(Laws::Auto),
+            "2001" => Ok(Laws::Fixed(Edition::Laws2001)),
+            "2014" => Ok(Laws::Fixed(Edition::Laws2014)),
+            "2018" | "2023" => Ok(Laws::Fixed(Edition::Laws2018)),
+            other => Err(UnknownLaws(other.to_string())),
+        }
+    }
+}
 
 /// An edition of the FIDE Laws of Chess, by the rules that matter here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -66,6 +129,66 @@ impl Edition {
 impl fmt::Display for Edition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// One value per edition, indexed by [`Edition`]. Serialised as an object
+/// keyed by edition name (`"2001"`), oldest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct ByEdition<T>(pub [T; 3]);
+
+impl<T> ByEdition<T> {
+    /// Every edition with its value, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (Edition, &T)> {
+        Edition::ALL.into_iter().zip(self.0.iter())
+    }
+}
+
+impl<T> Index<Edition> for ByEdition<T> {
+    type Output = T;
+    fn index(&self, e: Edition) -> &T {
+        &self.0[e.index()]
+    }
+}
+
+impl<T> IndexMut<Edition> for ByEdition<T> {
+    fn index_mut(&mut self, e: Edition) -> &mut T {
+        &mut self.0[e.index()]
+    }
+}
+
+impl<T: AddAssign + Copy> AddAssign<&ByEdition<T>> for ByEdition<T> {
+    fn add_assign(&mut self, other: &ByEdition<T>) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a += *b;
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for ByEdition<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(3))?;
+        for (e, v) in self.iter() {
+            map.serialize_entry(e.name(), v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for ByEdition<T> {
+    /// An object keyed by edition name; an edition left out is
+    /// `T::default()`, a name that is no edition an error.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = std::collections::BTreeMap::<String, T>::deserialize(d)?;
+        let mut out = ByEdition::<T>::default();
+        for (name, v) in map {
+            let e = Edition::ALL
+                .into_iter()
+                .find(|e| e.name() == name)
+                .ok_or_else(|| serde::de::Error::custom(format!("unknown edition {name:?}")))?;
+            out[e] = v;
+        }
+        Ok(out)
     }
 }
 
