@@ -18,7 +18,7 @@ use crate::facets::{Facets, TimeClass};
 use crate::finding::{Detail, Kind, Outcome, Via};
 use crate::laws::Edition;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
-use crate::report::pgn_export::decided_result;
+use crate::rules::result::decided_result;
 
 /// The version of the aggregate JSON.
 pub const AGGREGATE_VERSION: u32 = 1;
@@ -133,7 +133,7 @@ pub struct EventPoints {
 }
 
 /// A result the Laws decide otherwise than the tag, proven
-/// ([`crate::report::pgn_export::decided_result`]).
+/// ([`crate::rules::result::decided_result`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Correction {
     /// The game's fingerprint.

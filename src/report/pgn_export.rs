@@ -13,18 +13,16 @@
 //!   a loss on time the winner could not have won (6.9: drawn). The old value
 //!   is kept in an `OriginalResult` tag. Never for a missed claim (the player
 //!   chose to play on), never for an invalid game (its final position is not
-//!   known), never on an unknown (the engine only reports what it proved).
+//!   known), never on an unknown (the engine only reports what it proved):
+//!   [`crate::rules::result::decided_result`] decides it.
 
 use std::io::{self, Write};
-
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
 
 use crate::finding::{Finding, Kind};
 use crate::parse::{Mainline, MovetextMap};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
 use crate::report::examples::describe;
-use crate::rules::result::forced_result;
+use crate::rules::result::decided_result;
 use crate::split::Splitter;
 
 /// Writes the games with findings (of the chosen kinds) as PGN.
@@ -227,35 +225,6 @@ impl Sink for PgnExport {
 
     fn finish(&mut self, _run: &RunOutcome) -> io::Result<()> {
         self.out.flush()
-    }
-}
-
-/// The result the Laws give a game with these findings, where they decide
-/// it and it was proven (see the module's doc).
-pub fn decided_result(findings: &[Finding]) -> Option<&'static str> {
-    if findings.iter().any(|f| f.kind == Kind::InvalidGame) {
-        return None;
-    }
-    let automatic = [Kind::Fivefold, Kind::SeventyfiveMoves, Kind::DeadPosition];
-    if findings.iter().any(|f| automatic.contains(&f.kind)) {
-        return Some("1/2-1/2");
-    }
-    if let Some(f) = findings.iter().find(|f| f.kind == Kind::WrongResult) {
-        let pos = position(&f.at.fen)?;
-        let (expected, _) = forced_result(&pos, &shakmaty::Position::legal_moves(&pos))?;
-        return std::str::from_utf8(expected).ok();
-    }
-    if findings.iter().any(|f| f.kind == Kind::UnwinnableFlag) {
-        return Some("1/2-1/2");
-    }
-    None
-}
-
-fn position(fen: &str) -> Option<Chess> {
-    let fen = Fen::from_ascii(fen.as_bytes()).ok()?;
-    match fen.clone().into_position(CastlingMode::Standard) {
-        Ok(pos) => Some(pos),
-        Err(_) => fen.into_position(CastlingMode::Chess960).ok(),
     }
 }
 

@@ -1,6 +1,10 @@
 //! The result of a game (Art. 5.1, 5.2.1, 11) and losses on time (6.9).
 
-use shakmaty::{Chess, Color, MoveList, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, MoveList, Position};
+
+use crate::finding::Finding;
+use crate::kind::Kind;
 
 /// Art. 5.1 / 5.2.1: the result a final position imposes, if any: the
 /// mating side wins, a stalemate is a draw. `None` when the game could
@@ -40,6 +44,40 @@ pub fn winner(result: &[u8]) -> Option<Color> {
         b"1-0" => Some(Color::White),
         b"0-1" => Some(Color::Black),
         _ => None,
+    }
+}
+
+/// Art. 11 (and 9.6, 5.1, 5.2.1, 6.9): the result the Laws give a game
+/// with these findings, where they decide it and it was proven: drawn by
+/// an automatic draw (the game ended there, whatever came after), else the
+/// result a final checkmate or stalemate imposes, else drawn after a loss
+/// on time to a side that could not mate. Never for a missed claim (the
+/// player chose to play on), never for an invalid game (its final position
+/// is not known), never on an unknown (the engine only reports what it
+/// proved). `--fix-results` and the report's points follow it.
+pub fn decided_result(findings: &[Finding]) -> Option<&'static str> {
+    if findings.iter().any(|f| f.kind == Kind::InvalidGame) {
+        return None;
+    }
+    if findings.iter().any(|f| f.kind.is_automatic_draw()) {
+        return Some("1/2-1/2");
+    }
+    if let Some(f) = findings.iter().find(|f| f.kind == Kind::WrongResult) {
+        let pos = position(&f.at.fen)?;
+        let (expected, _) = forced_result(&pos, &pos.legal_moves())?;
+        return std::str::from_utf8(expected).ok();
+    }
+    if findings.iter().any(|f| f.kind == Kind::UnwinnableFlag) {
+        return Some("1/2-1/2");
+    }
+    None
+}
+
+fn position(fen: &str) -> Option<Chess> {
+    let fen = Fen::from_ascii(fen.as_bytes()).ok()?;
+    match fen.clone().into_position(CastlingMode::Standard) {
+        Ok(pos) => Some(pos),
+        Err(_) => fen.into_position(CastlingMode::Chess960).ok(),
     }
 }
 
