@@ -43,8 +43,8 @@ use serde_json::Value;
 use crate::cli::{EXIT_GATE_FAILED, EXIT_INPUT_OR_USAGE, EXIT_OK};
 use crate::finding::Kind;
 use crate::gate;
-use crate::report::human::thousands;
 use crate::stats::Stats;
+use crate::text::thousands;
 
 /// Compare two findings files (JSON Lines written by `audit --jsonl`).
 #[derive(Args, Debug)]

@@ -9,8 +9,8 @@
 use std::fmt;
 
 use crate::finding::Kind;
-use crate::report::human::thousands;
 use crate::stats::Stats;
+use crate::text::thousands;
 
 /// How many games a condition allows.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -108,6 +108,7 @@ pub mod run;
 pub mod san;
 pub mod split;
 pub mod stats;
+pub mod text;
 
 pub use audit::{DeadEffort, GameReport, TagSet};
 pub use finding::{Finding, Kind};

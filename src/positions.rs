@@ -219,7 +219,7 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
             }
             Err(e) => {
                 let line = format!("pgn-arbiter: {path}: {e}");
-                eprintln!("{}", crate::report::human::terminal_safe(&line));
+                eprintln!("{}", crate::text::terminal_safe(&line));
                 code = 2;
             }
         }
@@ -248,7 +248,7 @@ fn position(args: &PositionArgs) -> io::Result<i32> {
             Err(e) => {
                 let text = text.trim();
                 let line = format!("pgn-arbiter: {source}: line {number}: {text}: {e}");
-                eprintln!("{}", crate::report::human::terminal_safe(&line));
+                eprintln!("{}", crate::text::terminal_safe(&line));
                 code = 2;
                 if args.json {
                     write_line(&mut out, &record(Some(e), Vec::new(), 0))?;

@@ -39,7 +39,7 @@ impl Bar {
 
     /// Prints a line on stderr without breaking the bar.
     pub fn println(&self, line: &str) {
-        let line = crate::report::human::terminal_safe(line);
+        let line = crate::text::terminal_safe(line);
         match &self.bar {
             Some(b) => b.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
@@ -93,7 +93,7 @@ impl Progress for Bar {
             b.set_message(format!(
                 "{}: {} games ({:.0}/s)",
                 self.current.borrow(),
-                crate::report::human::thousands(games),
+                crate::text::thousands(games),
                 games as f64 / secs
             ));
         }

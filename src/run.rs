@@ -206,14 +206,14 @@ fn no_game_found(outcome: &mut InputOutcome) {
     }
     let mut error = format!(
         "no PGN game found ({} block{} of text that {} no game",
-        crate::report::human::thousands(st.games),
+        crate::text::thousands(st.games),
         if st.games == 1 { "" } else { "s" },
         if st.games == 1 { "is" } else { "are" },
     );
     if st.hidden_games > 0 {
         error.push_str(&format!(
             "; a comment left open hides {} tag section{}",
-            crate::report::human::thousands(st.hidden_games),
+            crate::text::thousands(st.hidden_games),
             if st.hidden_games == 1 { "" } else { "s" },
         ));
     }

@@ -29,7 +29,7 @@ use crate::gate::{self, Condition};
 use crate::kind::{Kind, Severity};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
 use crate::report::examples::{Example, Examples};
-use crate::report::human::thousands;
+use crate::text::{escape_data, escape_markdown, escape_property, escape_url, thousands};
 
 /// Annotations of each level the runner shows per step.
 pub const MAX_PER_LEVEL: usize = 10;
@@ -42,77 +42,6 @@ const SUMMARY_EXAMPLES: usize = 3;
 pub fn severity(report: &GameReport, f: &Finding) -> Severity {
     f.kind
         .severity_for(report.tags.as_deref().and_then(|t| t.get("Result")))
-}
-
-/// A workflow command's data: `%`, CR and LF encoded.
-pub fn escape_data(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A workflow command's property value: as data, and `:` and `,` encoded.
-pub fn escape_property(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Text for a Markdown (GFM) document, shown as is: HTML's special
-/// characters as entities, other ASCII punctuation backslash-escaped (so
-/// `|` cannot end a table cell, nor `*`, `[`, `` ` `` start markup), line
-/// breaks and other control characters as spaces.
-pub fn escape_markdown(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_ascii_punctuation() => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A URL as a Markdown link destination: characters that could end the
-/// link or a table cell, spaces and non-ASCII percent-encoded.
-fn escape_url(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => out.push(b as char),
-            b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'#' | b'@' | b'!' | b'$' | b'&'
-            | b'*' | b'+' | b',' | b';' | b'=' | b'%' => out.push(b as char),
-            b => {
-                let _ = write!(out, "%{b:02X}");
-            }
-        }
-    }
-    out
 }
 
 /// A finding as people read it in one line: "game 18 (line 1234), 2. Ke3:

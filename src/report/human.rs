@@ -7,27 +7,8 @@ use crate::gate::{Condition, Failure};
 use crate::pipeline::RunOutcome;
 use crate::report::examples::Examples;
 use crate::stats::Stats;
-
-/// `1234567` → `1,234,567`
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn share(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        "-".to_string()
-    } else {
-        format!("{:.2}%", 100.0 * part as f64 / whole as f64)
-    }
-}
+use crate::text::share;
+pub use crate::text::{terminal_safe, thousands};
 
 /// The human summary of a run.
 pub fn render(
@@ -202,38 +183,4 @@ pub fn render(
         if total.balanced() { "yes" } else { "NO" }
     );
     s
-}
-
-/// Text for a terminal: control characters other than newline and tab
-/// (an escape sequence in a file name or a tag could recolour, move or
-/// clear the user's terminal) written as `\x1b`-style escapes.
-pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(unsafe_char) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            out.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-#[cfg(test)]
-mod terminal_tests {
-    use super::terminal_safe;
-
-    #[test]
-    fn escape_sequences_are_shown_not_obeyed() {
-        assert_eq!(terminal_safe("a\u{1b}[31mred\tb\n"), "a\\x1b[31mred\tb\n");
-        assert_eq!(terminal_safe("caf\u{e9} \u{9b}2J"), "caf\u{e9} \\x9b2J");
-        assert!(matches!(
-            terminal_safe("plain"),
-            std::borrow::Cow::Borrowed(_)
-        ));
-    }
 }

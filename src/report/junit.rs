@@ -31,36 +31,10 @@ use crate::finding::Kind;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use crate::report::examples::Example;
 use crate::report::github::sentence;
+use crate::text::escape_xml;
 
 /// Games listed in a failure.
 pub const MAX_LISTED: usize = 20;
-
-/// `s` as XML character data or attribute value: `& < > " '` as entities,
-/// tab, line feed and carriage return as character references (so an
-/// attribute keeps them), characters XML 1.0 does not allow left out.
-pub fn escape_xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' => out.push_str("&#9;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            c if allowed_in_xml(c) => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// XML 1.0's `Char` production (tab, LF and CR aside).
-fn allowed_in_xml(c: char) -> bool {
-    matches!(c, '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
-}
 
 /// What is kept of one input until the end of the run.
 struct Suite {

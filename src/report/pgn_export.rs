@@ -24,6 +24,7 @@ use crate::pipeline::{GameRecord, RunOutcome, Sink};
 use crate::report::examples::describe;
 use crate::rules::result::decided_result;
 use crate::split::Splitter;
+use crate::text::escape_tag;
 
 /// Writes the games with findings (of the chosen kinds) as PGN.
 pub struct PgnExport {
@@ -238,9 +239,4 @@ fn sanitize_comment(s: &str) -> String {
             c => c,
         })
         .collect()
-}
-
-/// A tag value as PGN escapes it.
-fn escape_tag(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
 }
