@@ -13,11 +13,12 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pgn_arbiter::audit::{Auditor, DeadEffort};
+use pgn_arbiter::audit::Auditor;
 use pgn_arbiter::parse::MovetextReader;
 use pgn_arbiter::pipeline::for_each_game;
 use pgn_arbiter::run::Audit;
 use pgn_arbiter::split::Splitter;
+use pgn_arbiter::DeadMode;
 use pgn_arbiter::Laws;
 
 struct Counting;
@@ -70,7 +71,7 @@ fn main() {
         let bytes = std::fs::read(&path).expect("a readable plain PGN file");
 
         // the hot loop of one worker
-        let mut auditor = Auditor::with_effort(DeadEffort::default());
+        let mut auditor = Auditor::with_effort(DeadMode::default());
         let next = Cell::new(&[][..]);
         let mut reader = MovetextReader::new(&next);
         let mut splitter = Splitter::new(&bytes);

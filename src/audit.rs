@@ -10,33 +10,10 @@ use crate::finding::{Detail, Finding, Outcome, Spot, Via};
 use crate::kind::{ByKind, Kind};
 use crate::laws::{Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
-use crate::rules::dead::{self, Deadness, Prover};
+use crate::rules::dead::{self, DeadMode, Deadness, Prover};
 use crate::rules::unwinnable::{Answer, Budget, Proof};
 use crate::rules::{fifty, repetition::RepetitionTable, result};
 use crate::split::RawGame;
-
-/// How hard dead positions (Art. 9.6 / 5.2.2) and unwinnable losses on
-/// time (Art. 6.9) are proven.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DeadEffort {
-    /// Insufficient material only.
-    Material,
-    /// The proof engine with a small budget wherever it could matter.
-    #[default]
-    Quick,
-    /// The proof engine with a large budget.
-    Thorough,
-}
-
-impl DeadEffort {
-    fn budget(self) -> Option<Budget> {
-        match self {
-            DeadEffort::Material => None,
-            DeadEffort::Quick => Some(Budget::PROOFS),
-            DeadEffort::Thorough => Some(Budget::THOROUGH),
-        }
-    }
-}
 
 /// How a game was accounted for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,7 +206,7 @@ pub struct GameReport {
 pub struct Auditor {
     mainline: Mainline,
     table: RepetitionTable,
-    effort: DeadEffort,
+    effort: DeadMode,
     prover: Prover,
     /// The mainline moves played, for walking back from a dead final
     /// position (rare) without keeping every position.
@@ -345,13 +322,13 @@ impl DrawTrack {
 }
 
 impl Auditor {
-    /// An auditor with the default effort ([`DeadEffort::Quick`]) and tags.
+    /// An auditor with the default effort ([`DeadMode::Quick`]) and tags.
     pub fn new() -> Self {
         Self::default()
     }
 
     /// An auditor that proves dead positions with the given effort.
-    pub fn with_effort(effort: DeadEffort) -> Self {
+    pub fn with_effort(effort: DeadMode) -> Self {
         Self {
             effort,
             ..Self::default()

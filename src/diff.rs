@@ -33,35 +33,67 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 
-use clap::Args;
 use memmap2::Mmap;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::cli::{EXIT_GATE_FAILED, EXIT_INPUT_OR_USAGE, EXIT_OK};
+use crate::error::Error;
 use crate::finding::Kind;
 use crate::gate;
 use crate::stats::Stats;
 use crate::text::thousands;
 
-/// Compare two findings files (JSON Lines written by `audit --jsonl`).
-#[derive(Args, Debug)]
-pub struct DiffArgs {
-    /// The findings of the earlier run.
-    #[arg(value_name = "OLD.jsonl")]
+/// What to compare, and how to write the changes.
+#[derive(Debug, Clone, Default)]
+pub struct DiffOptions {
+    /// The findings of the earlier run (`-`: stdin).
     pub old: String,
-    /// The findings of the later run.
-    #[arg(value_name = "NEW.jsonl")]
+    /// The findings of the later run (`-`: stdin).
     pub new: String,
     /// One JSON object per change instead of text.
-    #[arg(long)]
     pub json: bool,
-    /// Exit with 1 only when a condition holds on the appeared findings
-    /// (as in audit --fail-on; percentages are refused).
-    #[arg(long, value_name = "LIST")]
+    /// `--fail-on` conditions checked on the appeared findings (no
+    /// percentages: a diff does not know how many games were read).
     pub fail_on: Option<String>,
+}
+
+/// What a diff found.
+#[derive(Debug, Clone, Default)]
+pub struct DiffOutcome {
+    /// Findings in NEW without a partner in OLD.
+    pub appeared: u64,
+    /// Findings in OLD without a partner in NEW.
+    pub disappeared: u64,
+    /// Pairs that differ in a field that describes the finding.
+    pub changed: u64,
+    /// Pairs that do not.
+    pub unchanged: u64,
+    /// With `fail_on`: the conditions that held on the appeared findings.
+    pub failures: Option<Vec<gate::Failure>>,
+}
+
+impl DiffOutcome {
+    /// Whether the diff fails a gate: a condition held, or without
+    /// conditions, anything appeared.
+    pub fn failed(&self) -> bool {
+        match &self.failures {
+            None => self.appeared > 0,
+            Some(f) => !f.is_empty(),
+        }
+    }
+
+    /// The count line: `1 appeared, 0 disappeared, 2 changed, 3 unchanged`.
+    pub fn count_line(&self) -> String {
+        format!(
+            "{} appeared, {} disappeared, {} changed, {} unchanged\n",
+            thousands(self.appeared),
+            thousands(self.disappeared),
+            thousands(self.changed),
+            thousands(self.unchanged)
+        )
+    }
 }
 
 /// The fields that describe a finding itself, in the order a change lists
@@ -86,25 +118,11 @@ pub const DESCRIBED: [&str; 14] = [
 /// The schema version this diff knows the fields of.
 const SCHEMA_VERSION: u64 = 1;
 
-/// Runs `diff`; returns the exit code.
-pub fn run_diff(args: &DiffArgs) -> i32 {
-    match diff(args) {
-        Ok(code) => code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
-        Err(e) => {
-            eprintln!("pgn-arbiter: {e}");
-            EXIT_INPUT_OR_USAGE
-        }
-    }
-}
-
-/// An error that is the input's or the user's, not stdout's: never taken
-/// for a closed pipe.
-fn refuse(msg: String) -> io::Error {
-    io::Error::other(msg)
-}
-
-fn diff(args: &DiffArgs) -> io::Result<i32> {
+/// Compares two findings files and writes the changes to `out`:
+/// appeared and changed findings in NEW's order, then disappeared ones in
+/// OLD's order (the count line is [`DiffOutcome::count_line`]).
+pub fn diff(args: &DiffOptions, out: &mut impl Write) -> Result<DiffOutcome, Error> {
+    let refuse = Error::Usage;
     let gate = match args.fail_on.as_deref() {
         None => None,
         Some(list) => {
@@ -131,9 +149,8 @@ fn diff(args: &DiffArgs) -> io::Result<i32> {
         matched[p as usize] = true;
     }
 
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::with_capacity(1 << 10);
-    let mut counts = Counts::default();
+    let mut counts = DiffOutcome::default();
     let mut appeared = Appeared::default();
     let mut read = 0usize;
     let mut release = |n: usize| {
@@ -213,54 +230,8 @@ fn diff(args: &DiffArgs) -> io::Result<i32> {
         }
         out.write_all(&line)?;
     }
-    let total = format!(
-        "{} appeared, {} disappeared, {} changed, {} unchanged\n",
-        thousands(counts.appeared),
-        thousands(counts.disappeared),
-        thousands(counts.changed),
-        thousands(counts.unchanged)
-    );
-    if args.json {
-        out.flush()?;
-        // A closed stderr is no reason to fail a diff that was written.
-        let _ = io::stderr().write_all(total.as_bytes());
-    } else {
-        out.write_all(total.as_bytes())?;
-        out.flush()?;
-    }
-
-    let code = match gate {
-        None if counts.appeared > 0 => EXIT_GATE_FAILED,
-        None => EXIT_OK,
-        Some(conditions) => {
-            let failures = gate::check(&conditions, &appeared.stats);
-            for f in &failures {
-                let what = match f.condition.kind {
-                    None => "with findings".to_string(),
-                    Some(k) => format!("with {}", k.name()),
-                };
-                eprintln!(
-                    "pgn-arbiter: --fail-on {}: {} games {what} appeared",
-                    f.condition,
-                    thousands(f.games)
-                );
-            }
-            if failures.is_empty() {
-                EXIT_OK
-            } else {
-                EXIT_GATE_FAILED
-            }
-        }
-    };
-    Ok(code)
-}
-
-#[derive(Default)]
-struct Counts {
-    appeared: u64,
-    disappeared: u64,
-    changed: u64,
-    unchanged: u64,
+    counts.failures = gate.map(|conditions| gate::check(&conditions, &appeared.stats));
+    Ok(counts)
 }
 
 /// The appeared findings counted as `--fail-on` counts them: games per
@@ -426,8 +397,8 @@ struct Findings {
 
 impl Findings {
     /// Reads and checks every line, keeping its key.
-    fn load(path: &str, kinds: &mut KindTable) -> io::Result<Findings> {
-        let bytes = open(path).map_err(|e| refuse(format!("{path}: {e}")))?;
+    fn load(path: &str, kinds: &mut KindTable) -> Result<Findings, Error> {
+        let bytes = open(path).map_err(|e| Error::Data(format!("{path}: {e}")))?;
         let mut entries = Vec::new();
         let data = bytes.as_slice();
         let mut start = 0usize;
@@ -440,7 +411,7 @@ impl Findings {
             }
             let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |n| start + n);
             number = number.saturating_add(1);
-            let at = |msg: String| refuse(format!("{path} line {number}: {msg}"));
+            let at = |msg: String| Error::Data(format!("{path} line {number}: {msg}"));
             let whole = &data[start..end];
             let from = start + (whole.len() - whole.trim_ascii_start().len());
             let raw = whole.trim_ascii();
@@ -503,9 +474,9 @@ impl Findings {
     }
 
     /// The fields a diff compares and prints.
-    fn shown(&self, i: usize) -> io::Result<Shown> {
+    fn shown(&self, i: usize) -> Result<Shown, Error> {
         serde_json::from_slice(self.raw(i)).map_err(|e| {
-            refuse(format!(
+            Error::Data(format!(
                 "{} line {}: not a finding: {e}",
                 self.name, self.entries[i].line
             ))

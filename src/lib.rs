@@ -89,8 +89,8 @@
 
 pub mod aggregate;
 pub mod audit;
-pub mod cli;
 pub mod diff;
+pub mod error;
 pub mod facets;
 pub mod finding;
 pub mod gate;
@@ -101,7 +101,6 @@ pub mod movetext;
 pub mod parse;
 pub mod pipeline;
 pub mod positions;
-pub mod progress;
 pub mod report;
 pub mod rules;
 pub mod run;
@@ -110,8 +109,10 @@ pub mod split;
 pub mod stats;
 pub mod text;
 
-pub use audit::{DeadEffort, GameReport, TagSet};
+pub use audit::{GameReport, TagSet};
+pub use error::Error;
 pub use finding::{Finding, Kind};
 pub use laws::Laws;
 pub use pipeline::{for_each_game, GameRecord, InputOutcome, RunOutcome, Sink};
+pub use rules::dead::DeadMode;
 pub use run::Audit;

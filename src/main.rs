@@ -1,16 +1,7 @@
-//! The `pgn-arbiter` binary: parses the command line and maps the run to an
-//! exit code. The work is in the library.
+//! The `pgn-arbiter` binary: the command line ([`cli`]) over the library.
 
-use clap::Parser;
-use pgn_arbiter::cli::{run_audit, Cli, Command};
+mod cli;
 
 fn main() {
-    let cli = Cli::parse();
-    let code = match &cli.command {
-        Command::Audit(args) => run_audit(args),
-        Command::Position(args) => pgn_arbiter::positions::run_position(args),
-        Command::Diff(args) => pgn_arbiter::diff::run_diff(args),
-        Command::Report(args) => pgn_arbiter::cli::run_report(args),
-    };
-    std::process::exit(code);
+    std::process::exit(cli::main());
 }

@@ -21,7 +21,19 @@ use shakmaty::{
     CastlingSide, File, Rank, Role, Square,
 };
 
-use crate::parse::Mainline;
+/// The mainline of one game: its moves as written, and the last result
+/// token of the movetext, if any.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Mainline {
+    /// The mainline moves, in order, as written (not yet checked for
+    /// legality).
+    pub sans: Vec<SanPlus>,
+    /// The last result token (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
+    pub result_token: Option<&'static str>,
+    /// pgn-reader stopped on malformed input (an unterminated comment at the
+    /// end of the input); the moves before it are kept.
+    pub truncated: bool,
+}
 
 /// What the scanner finds, in order.
 pub trait Tokens {

@@ -13,19 +13,7 @@ use std::ops::ControlFlow;
 use pgn_reader::{Reader, SanPlus, Visitor};
 use shakmaty::{KnownOutcome, Outcome};
 
-/// The mainline of one game: its moves as written, and the last result
-/// token of the movetext, if any.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Mainline {
-    /// The mainline moves, in order, as written (not yet checked for
-    /// legality).
-    pub sans: Vec<SanPlus>,
-    /// The last result token (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
-    pub result_token: Option<&'static str>,
-    /// pgn-reader stopped on malformed input (an unterminated comment at the
-    /// end of the input); the moves before it are kept.
-    pub truncated: bool,
-}
+pub use crate::movetext::Mainline;
 
 /// The bytes pgn-reader reads next: one game's movetext at a time, so that
 /// one reader (and its buffer) serves every game of a chunk.

@@ -22,10 +22,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
-use crate::audit::{Auditor, DeadEffort, GameReport, TagSet};
+use crate::audit::{Auditor, GameReport, TagSet};
 use crate::input::{self, NamedInput, Source};
 use crate::laws::Laws;
 use crate::parse::MovetextReader;
+use crate::rules::dead::DeadMode;
 use crate::split::{self, EndState, Splitter};
 use crate::stats::Stats;
 
@@ -35,7 +36,7 @@ pub struct Config {
     /// Which laws games are judged by.
     pub laws: Laws,
     /// How hard dead positions and unwinnable flags are proven.
-    pub dead: DeadEffort,
+    pub dead: DeadMode,
     /// Worker threads (0 = all cores).
     pub threads: usize,
     /// Target size of a chunk handed to one worker.
@@ -63,7 +64,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             laws: Laws::Auto,
-            dead: DeadEffort::Quick,
+            dead: DeadMode::Quick,
             threads: 0,
             chunk_size: 1 << 20,
             region_size: 4 << 20,
@@ -765,7 +766,7 @@ impl Chunks for StreamChunks {
 }
 
 /// What every worker needs to audit a game.
-type Settings = (Laws, DeadEffort, TagSet, bool);
+type Settings = (Laws, DeadMode, TagSet, bool);
 
 fn audit_piece(buf: &[u8], start: usize, end: usize, laws: &Settings) -> Piece {
     let (laws, dead, tags, facets) = laws;

@@ -5,17 +5,18 @@
 use std::io::{self, Read};
 use std::time::Instant;
 
-use crate::audit::{DeadEffort, TagSet};
+use crate::audit::TagSet;
 use crate::input::{self, InputPath};
 use crate::laws::Laws;
 use crate::pipeline::{Config, InputOutcome, Pipeline, Progress, RunOutcome, Sink};
+use crate::rules::dead::DeadMode;
 use crate::stats::Stats;
 
 /// An audit of PGN inputs against the Laws: how it is judged and how many
 /// threads do it.
 ///
 /// ```no_run
-/// use pgn_arbiter::{Audit, Laws, DeadEffort};
+/// use pgn_arbiter::{Audit, Laws, DeadMode};
 /// use pgn_arbiter::pipeline::{GameRecord, Sink};
 ///
 /// struct Count(u64);
@@ -28,7 +29,7 @@ use crate::stats::Stats;
 /// let mut count = Count(0);
 /// let run = Audit::new()
 ///     .laws(Laws::Auto)
-///     .dead(DeadEffort::Quick)
+///     .dead(DeadMode::Quick)
 ///     .run(&["games.pgn.zst".to_string()], &mut count, &())
 ///     .unwrap();
 /// println!("{} findings in {} games", count.0, run.total.games);
@@ -52,7 +53,7 @@ impl Audit {
     }
 
     /// How hard dead positions and unwinnable flags are proven.
-    pub fn dead(mut self, dead: DeadEffort) -> Audit {
+    pub fn dead(mut self, dead: DeadMode) -> Audit {
         self.cfg.dead = dead;
         self
     }

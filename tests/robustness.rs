@@ -9,9 +9,10 @@ mod common;
 
 use std::io;
 
-use pgn_arbiter::audit::{DeadEffort, GameId, GameReport, TagSet};
+use pgn_arbiter::audit::{GameId, GameReport, TagSet};
 use pgn_arbiter::input::{InputPath, NamedInput};
 use pgn_arbiter::pipeline::{Config, GameRecord, Pipeline, Sink};
+use pgn_arbiter::DeadMode;
 use pgn_arbiter::Laws;
 
 struct Collect(Vec<(u64, GameReport)>);
@@ -146,7 +147,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
     let dir = tempfile::tempdir().unwrap();
     let sequential = Config {
         laws: Laws::Auto,
-        dead: DeadEffort::Quick,
+        dead: DeadMode::Quick,
         threads: 1,
         chunk_size: usize::MAX / 4,
         region_size: usize::MAX / 4,
@@ -212,7 +213,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         ] {
             let cfg = Config {
                 laws: Laws::Auto,
-                dead: DeadEffort::Quick,
+                dead: DeadMode::Quick,
                 threads: 2,
                 chunk_size: chunk,
                 region_size: region,
@@ -249,7 +250,7 @@ fn a_game_split_again_keeps_the_blanks_before_its_first_tag() {
         let mut v = Vec::new();
         let mut sink = for_each_game(|g| v.push((g.report.offset, g.report.len, g.index)));
         Audit::new()
-            .dead(DeadEffort::Material)
+            .dead(DeadMode::Material)
             .threads(threads)
             .sizes(chunk, region)
             .run_bytes("fuzz.pgn", &data, &mut sink)

@@ -6,12 +6,12 @@
 
 use libfuzzer_sys::fuzz_target;
 use pgn_arbiter::report::jsonl::JsonlSink;
-use pgn_arbiter::{Audit, DeadEffort};
+use pgn_arbiter::{Audit, DeadMode};
 
 fn run(data: &[u8], chunk: usize, region: usize, threads: usize) -> (Vec<u8>, u64) {
     let mut out = JsonlSink::new(Vec::new());
     let run = Audit::new()
-        .dead(DeadEffort::Material)
+        .dead(DeadMode::Material)
         .threads(threads)
         .sizes(chunk, region)
         .run_bytes("fuzz.pgn", data, &mut out)

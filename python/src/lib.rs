@@ -20,36 +20,18 @@ use pgn_arbiter::input::rows::{tag_name, write_game};
 use pgn_arbiter::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use pgn_arbiter::report::arrow::ArrowSink;
 use pgn_arbiter::report::summary::RunSummary;
-use pgn_arbiter::laws::Edition;
-use pgn_arbiter::{Audit, DeadEffort, Laws};
+use pgn_arbiter::{Audit, DeadMode, Laws};
 
-/// `laws` as the CLI's `--laws` reads it.
+/// `laws` as the CLI's `--laws` reads it (the library's `FromStr`).
 fn laws(name: &str) -> PyResult<Laws> {
-    Ok(match name {
-        "auto" => Laws::Auto,
-        "2001" => Laws::Fixed(Edition::Laws2001),
-        "2014" => Laws::Fixed(Edition::Laws2014),
-        "2018" => Laws::Fixed(Edition::Laws2018),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "laws={other:?}: expected 'auto', '2001', '2014' or '2018'"
-            )))
-        }
-    })
+    name.parse()
+        .map_err(|e| PyValueError::new_err(format!("laws={e}")))
 }
 
-/// `dead` as the CLI's `--dead` reads it.
-fn dead(name: &str) -> PyResult<DeadEffort> {
-    Ok(match name {
-        "material" => DeadEffort::Material,
-        "quick" => DeadEffort::Quick,
-        "thorough" => DeadEffort::Thorough,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "dead={other:?}: expected 'material', 'quick' or 'thorough'"
-            )))
-        }
-    })
+/// `dead` as the CLI's `--dead` reads it (the library's `FromStr`).
+fn dead(name: &str) -> PyResult<DeadMode> {
+    name.parse()
+        .map_err(|e| PyValueError::new_err(format!("dead={e}")))
 }
 
 fn builder(

@@ -13,9 +13,78 @@
 //! then does the audit walk back, ply by ply, to the first dead one. Every
 //! answer is sound: a position is called dead only with a proof.
 
+use std::fmt;
+use std::str::FromStr;
+
 use shakmaty::{Chess, Color, MoveList, Position};
 
 use super::unwinnable::{Analyzer, Answer, Budget, Proof};
+
+/// How hard dead positions (Art. 9.6 / 5.2.2) and unwinnable losses on
+/// time (Art. 6.9) are proven: `audit --dead`, `position --dead`, Python's
+/// `dead=`. One mode means one budget wherever it is named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum DeadMode {
+    /// Insufficient material only.
+    Material,
+    /// The proof engine's proofs, on a small budget, wherever they could
+    /// matter; no search for a mate.
+    #[default]
+    Quick,
+    /// The proofs, then a long search for a mate, then every reachable
+    /// position enumerated.
+    Thorough,
+}
+
+impl DeadMode {
+    /// Every mode, cheapest first.
+    pub const ALL: [DeadMode; 3] = [DeadMode::Material, DeadMode::Quick, DeadMode::Thorough];
+
+    /// The name `--dead` and `dead=` take.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeadMode::Material => "material",
+            DeadMode::Quick => "quick",
+            DeadMode::Thorough => "thorough",
+        }
+    }
+
+    /// What the mode does, for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            DeadMode::Material => "Insufficient material only (Art. 9.6 examples)",
+            DeadMode::Quick => "The proof engine on a small budget, where a lock could matter",
+            DeadMode::Thorough => "The proof engine on a large budget, wherever it could matter",
+        }
+    }
+
+    /// The engine's budget per question; `None`: the engine is not asked
+    /// (material only).
+    pub fn budget(self) -> Option<Budget> {
+        match self {
+            DeadMode::Material => None,
+            DeadMode::Quick => Some(Budget::PROOFS),
+            DeadMode::Thorough => Some(Budget::THOROUGH),
+        }
+    }
+}
+
+impl fmt::Display for DeadMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for DeadMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<DeadMode, String> {
+        DeadMode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("{s:?}: expected 'material', 'quick' or 'thorough'"))
+    }
+}
 
 /// Dead by insufficient material: neither side can ever checkmate.
 pub fn is_dead_by_material(pos: &Chess) -> bool {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::pipeline::Progress;
+use pgn_arbiter::pipeline::Progress;
 
 /// The progress bar: bytes of the inputs read out of their total size, and
 /// games read.
@@ -39,7 +39,7 @@ impl Bar {
 
     /// Prints a line on stderr without breaking the bar.
     pub fn println(&self, line: &str) {
-        let line = crate::text::terminal_safe(line);
+        let line = pgn_arbiter::text::terminal_safe(line);
         match &self.bar {
             Some(b) => b.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
@@ -93,7 +93,7 @@ impl Progress for Bar {
             b.set_message(format!(
                 "{}: {} games ({:.0}/s)",
                 self.current.borrow(),
-                crate::text::thousands(games),
+                pgn_arbiter::text::thousands(games),
                 games as f64 / secs
             ));
         }

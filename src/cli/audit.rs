@@ -1,0 +1,392 @@
+//! `pgn-arbiter audit`: the options, the outputs opened before the first
+//! game is read, the run, and what is said at its end.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use pgn_arbiter::aggregate::Aggregator;
+use pgn_arbiter::finding::Kind;
+use pgn_arbiter::gate::{self, Condition};
+use pgn_arbiter::pipeline::{RunOutcome, Sink};
+use pgn_arbiter::report::examples::Examples;
+use pgn_arbiter::report::github::GithubSink;
+use pgn_arbiter::report::jsonl::{JsonlSink, WholeWrites};
+use pgn_arbiter::report::junit::JunitSink;
+#[cfg(feature = "parquet")]
+use pgn_arbiter::report::parquet::ParquetSink;
+use pgn_arbiter::report::pgn_export::PgnExport;
+use pgn_arbiter::report::sarif::SarifSink;
+use pgn_arbiter::report::{human, summary::RunSummary};
+use pgn_arbiter::text::terminal_safe;
+use pgn_arbiter::{Audit, DeadMode, Error, Laws, TagSet};
+
+use super::progress::Bar;
+use super::warnings::{Warnings, MAX_WARNINGS};
+use super::{dead_modes, laws_values, open_output, open_raw, write_html, Exit};
+
+/// `audit`: what to read, what to write, how to judge.
+#[derive(clap::Args, Debug)]
+pub struct AuditArgs {
+    /// Files, directories (searched for *.pgn and *.pgn.zst) or - for stdin.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<std::ffi::OsString>,
+    /// Write findings as JSON Lines to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<String>,
+    /// Write the run's counts as one JSON object to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<String>,
+    /// Worker threads (default: all cores; at most 4 x the cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Laws edition: by each game's Date tag (auto) or one for all.
+    #[arg(long, default_value = "auto", value_parser = laws_values())]
+    pub laws: Laws,
+    /// Dead positions and unwinnable losses on time: insufficient material
+    /// only, or proven by the engine with a small (quick) or large budget.
+    #[arg(long, default_value = "quick", value_parser = dead_modes())]
+    pub dead: DeadMode,
+    /// Exit with 1 when a condition holds: a comma-separated list of `any`,
+    /// KIND, KIND>N (more than N games with that kind) or KIND>P% (more than
+    /// P percent of the games analysed; invalid_game: of the games read).
+    #[arg(long, value_name = "LIST")]
+    pub fail_on: Option<String>,
+    /// Tags each finding carries besides White, Black, Date, Result, Site,
+    /// Event, Round, WhiteElo, BlackElo, TimeControl, Termination and ECO:
+    /// a comma-separated list, or `all`.
+    #[arg(long, value_name = "LIST|all")]
+    pub tags: Option<String>,
+    /// Write the games with findings to FILE as PGN (- for stdout), each as
+    /// it was plus a comment at each finding and a PgnArbiterFindings tag.
+    #[arg(long, value_name = "FILE")]
+    pub export_pgn: Option<String>,
+    /// Export only games with findings of these kinds (comma-separated).
+    #[arg(long, value_name = "LIST", requires = "export_pgn")]
+    pub export_kinds: Option<String>,
+    /// In the exported games, correct the Result where the Laws decide it and
+    /// it was proven (fivefold, 75 moves, dead position, checkmate or
+    /// stalemate, unwinnable flag); the old value goes to OriginalResult.
+    #[arg(long, requires = "export_pgn")]
+    pub fix_results: bool,
+    /// Write the statistics aggregate (counts and breakdowns by year, laws
+    /// edition, time control, rating, termination, event; mergeable with
+    /// `pgn-arbiter report`) as JSON to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub report_json: Option<String>,
+    /// Write the statistics report as one HTML page to FILE (- for stdout):
+    /// charts and tables, offline, nothing fetched.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    /// GitHub Actions workflow commands (annotations) on stdout, at most 10
+    /// errors and 10 warnings, the most important first; with
+    /// GITHUB_STEP_SUMMARY set, a Markdown summary appended to it.
+    #[arg(long)]
+    pub github: bool,
+    /// A JUnit XML report to FILE: a suite per input, a case per kind.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<String>,
+    /// A SARIF 2.1.0 log to FILE: a rule per kind, a result per finding.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<String>,
+    /// Write findings as Parquet to FILE (- for stdout): the columns and
+    /// values of the JSON Lines, zstd compressed.
+    #[cfg(feature = "parquet")]
+    #[arg(long, value_name = "FILE")]
+    pub parquet: Option<String>,
+    /// No progress bar, no warnings, no human summary on stdout.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Target chunk size in bytes (testing and tuning).
+    #[arg(long, hide = true, default_value_t = 1 << 20)]
+    pub chunk_size: usize,
+    /// Stream region size in bytes (testing and tuning).
+    #[arg(long, hide = true, default_value_t = 4 << 20)]
+    pub region_size: usize,
+}
+
+/// What the options ask, checked before anything is opened.
+struct Plan {
+    gate: Vec<Condition>,
+    export_kinds: Option<Vec<Kind>>,
+    /// Outputs that write to stdout (at most one).
+    to_stdout: usize,
+}
+
+fn plan(args: &AuditArgs) -> Result<Plan, Error> {
+    let gate = match args.fail_on.as_deref().map(gate::parse) {
+        None => Vec::new(),
+        Some(Ok(c)) => c,
+        Some(Err(e)) => return Err(Error::Usage(e)),
+    };
+    let to_stdout = [
+        &args.jsonl,
+        &args.summary_json,
+        &args.export_pgn,
+        &args.junit,
+        &args.sarif,
+        &args.report_json,
+        &args.html,
+        #[cfg(feature = "parquet")]
+        &args.parquet,
+    ]
+    .iter()
+    .filter(|o| o.as_deref() == Some("-"))
+    .count()
+        + usize::from(args.github);
+    if to_stdout > 1 {
+        return Err(Error::Usage(format!(
+            "only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif, --report-json, --html{} and --github can write to stdout",
+            if cfg!(feature = "parquet") { ", --parquet" } else { "" }
+        )));
+    }
+    let export_kinds = match args.export_kinds.as_deref().map(parse_kinds) {
+        None => None,
+        Some(Ok(k)) => Some(k),
+        Some(Err(e)) => return Err(Error::Usage(format!("--export-kinds: {e}"))),
+    };
+    if let Some(n) = args
+        .threads
+        .filter(|&n| n > pgn_arbiter::pipeline::max_threads())
+    {
+        eprintln!(
+            "pgn-arbiter: --threads {n} capped at {} (4 x the cores)",
+            pgn_arbiter::pipeline::max_threads()
+        );
+    }
+    Ok(Plan {
+        gate,
+        export_kinds,
+        to_stdout,
+    })
+}
+
+/// Ctrl-C: the first stops reading and the run ends with what it read
+/// (exit 130); a second ends the process at once.
+fn on_interrupt() -> Arc<AtomicBool> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            sig,
+            Exit::Interrupted.code(),
+            interrupt.clone(),
+        );
+        let _ = signal_hook::flag::register(sig, interrupt.clone());
+    }
+    interrupt
+}
+
+/// The outputs asked for, each a sink, opened before the first game.
+#[derive(Default)]
+struct Outputs {
+    jsonl: Option<JsonlSink<WholeWrites<Box<dyn Write>>>>,
+    export: Option<PgnExport>,
+    github: Option<GithubSink>,
+    junit: Option<JunitSink>,
+    sarif: Option<SarifSink>,
+    #[cfg(feature = "parquet")]
+    parquet: Option<ParquetSink<Box<dyn Write + Send>>>,
+    aggregator: Option<Aggregator>,
+}
+
+impl Outputs {
+    fn open(args: &AuditArgs, plan: &Plan, tags: &TagSet) -> io::Result<Outputs> {
+        let mut o = Outputs::default();
+        if let Some(p) = &args.jsonl {
+            // Whole lines per write: a second Ctrl-C ends the process at
+            // once, leaving no partial line in a pipe.
+            o.jsonl = Some(JsonlSink::new(WholeWrites::new(open_raw(p)?)));
+        }
+        if let Some(p) = &args.export_pgn {
+            let kinds = plan.export_kinds.clone();
+            o.export = Some(PgnExport::new(open_output(p)?, kinds, args.fix_results));
+        }
+        if args.github {
+            let summary = step_summary()?;
+            o.github = Some(GithubSink::new(
+                open_output("-")?,
+                summary,
+                plan.gate.clone(),
+            ));
+        }
+        if let Some(p) = &args.junit {
+            o.junit = Some(JunitSink::new(open_output(p)?));
+        }
+        if let Some(p) = &args.sarif {
+            o.sarif = Some(SarifSink::new(open_output(p)?));
+        }
+        #[cfg(feature = "parquet")]
+        if let Some(p) = &args.parquet {
+            o.parquet = Some(ParquetSink::create(p, tags)?);
+        }
+        #[cfg(not(feature = "parquet"))]
+        let _ = tags;
+        if args.report_json.is_some() || args.html.is_some() {
+            let json = match &args.report_json {
+                Some(p) => Some(open_output(p)?),
+                None => None,
+            };
+            o.aggregator = Some(Aggregator::new(json, args.laws.name(), args.dead.name()));
+        }
+        Ok(o)
+    }
+
+    /// Every sink opened, in the order they see each game.
+    fn sinks(&mut self) -> Vec<&mut dyn Sink> {
+        let mut sinks: Vec<&mut dyn Sink> = Vec::new();
+        if let Some(j) = &mut self.jsonl {
+            sinks.push(j);
+        }
+        if let Some(e) = &mut self.export {
+            sinks.push(e);
+        }
+        if let Some(g) = &mut self.github {
+            sinks.push(g);
+        }
+        if let Some(j) = &mut self.junit {
+            sinks.push(j);
+        }
+        if let Some(s) = &mut self.sarif {
+            sinks.push(s);
+        }
+        #[cfg(feature = "parquet")]
+        if let Some(p) = &mut self.parquet {
+            sinks.push(p);
+        }
+        if let Some(a) = &mut self.aggregator {
+            sinks.push(a);
+        }
+        sinks
+    }
+}
+
+/// `GITHUB_STEP_SUMMARY`, opened to append, when the runner sets it.
+fn step_summary() -> io::Result<Option<Box<dyn Write>>> {
+    match std::env::var_os("GITHUB_STEP_SUMMARY") {
+        Some(p) if !p.is_empty() => {
+            let f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&p)
+                .map_err(|e| {
+                    io::Error::new(
+                        e.kind(),
+                        format!("GITHUB_STEP_SUMMARY {}: {e}", p.to_string_lossy()),
+                    )
+                })?;
+            Ok(Some(Box::new(BufWriter::new(f)) as Box<dyn Write>))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Runs `audit`.
+pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
+    let plan = plan(args)?;
+    let interrupt = on_interrupt();
+    let tags = args.tags.as_deref().map(TagSet::parse).unwrap_or_default();
+    let audit = Audit::new()
+        .interrupt(interrupt)
+        .laws(args.laws)
+        .dead(args.dead)
+        .threads(args.threads.unwrap_or(0))
+        .tags(tags.clone())
+        .facets(args.report_json.is_some() || args.html.is_some())
+        .sizes(args.chunk_size, args.region_size);
+
+    // A bar on the terminal that also shows output would leave copies of
+    // itself among the lines.
+    let output_on_terminal = plan.to_stdout > 0 && io::stdout().is_terminal();
+    let bar = Bar::new(!args.quiet && !output_on_terminal);
+    let mut outputs = Outputs::open(args, &plan, &tags)?;
+    let mut warnings = Warnings {
+        bar: &bar,
+        warned: 0,
+        not_pgn: 0,
+    };
+    let mut examples = Examples::new(3);
+    let mut sinks: Vec<&mut dyn Sink> = vec![&mut examples];
+    if !args.quiet {
+        sinks.push(&mut warnings);
+    }
+    sinks.extend(outputs.sinks());
+    let run = audit.run(&args.paths, &mut sinks, &bar)?;
+    drop(sinks);
+    if let (Some(p), Some(agg)) = (
+        &args.html,
+        outputs.aggregator.as_ref().and_then(|a| a.result.as_ref()),
+    ) {
+        write_html(p, agg)?;
+    }
+    bar.finish();
+    if warnings.warned > MAX_WARNINGS {
+        eprintln!(
+            "pgn-arbiter: {} more warnings (invalid games: see the invalid_game findings)",
+            warnings.warned - MAX_WARNINGS
+        );
+    }
+    finish(args, &plan, &run, &examples)
+}
+
+/// What the end of a run says: input errors, the gate, Ctrl-C, the
+/// summary JSON and the human summary; the exit.
+fn finish(
+    args: &AuditArgs,
+    plan: &Plan,
+    run: &RunOutcome,
+    examples: &Examples,
+) -> Result<Exit, Error> {
+    let mut exit = Exit::Ok;
+    for o in run.inputs.iter().filter(|o| o.error.is_some()) {
+        let line = format!(
+            "pgn-arbiter: {}: {}",
+            o.name,
+            o.error.as_deref().unwrap_or("")
+        );
+        eprintln!("{}", terminal_safe(&line));
+        exit = Exit::InputOrUsage;
+    }
+    let failures = gate::check(&plan.gate, &run.total);
+    if !failures.is_empty() && exit == Exit::Ok {
+        exit = Exit::GateFailed;
+    }
+    if run.interrupted {
+        eprintln!(
+            "pgn-arbiter: interrupted: {} games read before Ctrl-C were audited and reported; the rest was not read",
+            run.total.games
+        );
+        exit = Exit::Interrupted;
+    }
+    if let Some(p) = &args.summary_json {
+        let summary = RunSummary::new(run, args.laws.name().to_string(), &failures);
+        let mut out = open_output(p)?;
+        serde_json::to_writer_pretty(&mut out, &summary).map_err(io::Error::other)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+    }
+    let rendered = human::render(run, examples, &plan.gate, &failures);
+    let text = terminal_safe(&rendered);
+    if !args.quiet {
+        if plan.to_stdout > 0 {
+            eprint!("{text}");
+        } else {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    } else {
+        for f in &failures {
+            eprintln!("pgn-arbiter: --fail-on {f}");
+        }
+    }
+    Ok(exit)
+}
+
+/// A comma-separated list of kinds.
+fn parse_kinds(list: &str) -> Result<Vec<Kind>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|n| Kind::from_name(n).ok_or_else(|| format!("unknown kind '{n}'")))
+        .collect()
+}

@@ -1,0 +1,154 @@
+//! The command line: clap's definitions, the progress bar, Ctrl-C, and the
+//! one place where a run becomes an exit code. Only the binary declares
+//! this module; the library knows no command-line crate.
+
+mod audit;
+mod diff;
+mod position;
+mod progress;
+mod report;
+mod warnings;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
+
+use pgn_arbiter::{DeadMode, Error, Laws};
+
+/// `--version`: the version and the laws it knows.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (FIDE Laws of Chess editions 2001, 2014 and 2018, which the 2023 Laws keep; findings schema_version 1)"
+);
+
+const EXIT_CODES: &str =
+    "Exit codes: 0 no --fail-on condition held (findings alone never fail a run); \
+1 a --fail-on condition held (diff: a finding appeared); \
+2 could not run as asked (usage error, an input that cannot be read); 2 wins over 1.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pgn-arbiter",
+    version = VERSION,
+    about = "Audits chess game databases against the FIDE Laws of Chess",
+    after_help = EXIT_CODES
+)]
+/// The command line.
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once per run
+pub enum Command {
+    /// Audit PGN files (plain or .zst), directories, or stdin (-).
+    #[command(after_help = EXIT_CODES)]
+    Audit(audit::AuditArgs),
+    /// Decide for positions (FEN) whether each side can still checkmate.
+    Position(position::PositionArgs),
+    /// Merge statistics aggregates (audit --report-json) from runs over parts
+    /// of an archive into one.
+    Report(report::ReportArgs),
+    /// Compare the findings of two runs (JSON Lines), games matched by game_id.
+    #[command(after_help = EXIT_CODES)]
+    Diff(diff::DiffArgs),
+}
+
+/// How a run ended, as ripgrep and dbt use exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// The run completed and no `--fail-on` condition held (findings alone
+    /// never fail a run).
+    Ok,
+    /// A `--fail-on` condition held (`diff`: a finding appeared).
+    GateFailed,
+    /// The run could not be made as asked: a usage error, an input that
+    /// could not be read. Wins over [`Exit::GateFailed`].
+    InputOrUsage,
+    /// Interrupted by Ctrl-C: what was read was reported.
+    Interrupted,
+}
+
+impl Exit {
+    /// The process's exit code.
+    pub fn code(self) -> i32 {
+        match self {
+            Exit::Ok => 0,
+            Exit::GateFailed => 1,
+            Exit::InputOrUsage => 2,
+            // 128 + SIGINT, as shells report it
+            Exit::Interrupted => 130,
+        }
+    }
+}
+
+/// Runs the command line; the exit code. The one place where errors
+/// become codes: a closed stdout (`| head`) ends the run quietly with 0,
+/// any other error is printed and is 2.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Audit(args) => audit::run(args),
+        Command::Position(args) => position::run(args).map_err(Error::from),
+        Command::Diff(args) => diff::run(args),
+        Command::Report(args) => report::run(args),
+    };
+    match result {
+        Ok(exit) => exit.code(),
+        Err(e) if e.is_broken_pipe() => Exit::Ok.code(),
+        Err(e) => {
+            eprintln!(
+                "{}",
+                pgn_arbiter::text::terminal_safe(&format!("pgn-arbiter: {e}"))
+            );
+            Exit::InputOrUsage.code()
+        }
+    }
+}
+
+/// `--dead`'s values, read by the library's `FromStr`, with their help.
+fn dead_modes() -> impl TypedValueParser<Value = DeadMode> {
+    PossibleValuesParser::new(DeadMode::ALL.map(|m| PossibleValue::new(m.name()).help(m.help())))
+        .map(|s| s.parse::<DeadMode>().expect("a possible value"))
+}
+
+/// `--laws`'s values, read by the library's `FromStr`, with their help.
+fn laws_values() -> impl TypedValueParser<Value = Laws> {
+    PossibleValuesParser::new([
+        PossibleValue::new("auto").help("By each game's Date tag"),
+        PossibleValue::new("2001")
+            .help("The laws in force before 2014-07-01: no automatic draws but the dead position"),
+        PossibleValue::new("2014")
+            .help("2014-07-01 to 2017-12-31: 75 moves, fivefold on consecutive alternate moves"),
+        PossibleValue::new("2018")
+            .alias("2023")
+            .help("From 2018 (and the 2023 Laws): 75 moves, fivefold on any five occurrences"),
+    ])
+    .map(|s| s.parse::<Laws>().expect("a possible value"))
+}
+
+/// `path` (`-`: stdout) as it is, unbuffered; an error names the file.
+fn open_raw(path: &str) -> io::Result<Box<dyn Write>> {
+    Ok(if path == "-" {
+        Box::new(io::stdout().lock())
+    } else {
+        Box::new(File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?)
+    })
+}
+
+/// `path` (`-`: stdout), buffered.
+fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
+    Ok(Box::new(BufWriter::with_capacity(1 << 16, open_raw(path)?)))
+}
+
+/// Writes the HTML report of an aggregate.
+fn write_html(path: &str, agg: &pgn_arbiter::aggregate::Aggregate) -> io::Result<()> {
+    let mut out = open_output(path)?;
+    out.write_all(pgn_arbiter::report::html::render(agg).as_bytes())?;
+    out.flush()
+}

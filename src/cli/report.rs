@@ -1,0 +1,36 @@
+//! `pgn-arbiter report`: merges aggregates of runs over parts of an archive.
+
+use std::io::Write;
+
+use pgn_arbiter::{aggregate, Error};
+
+use super::{open_output, write_html, Exit};
+
+/// `pgn-arbiter report`: merges aggregate files.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Aggregate files written by `audit --report-json`.
+    #[arg(required = true, value_name = "AGG.json")]
+    pub inputs: Vec<String>,
+    /// Write the merged aggregate as JSON to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Write the statistics report of the merged aggregate as one HTML page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+}
+
+/// Runs `report`.
+pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
+    let merged = aggregate::merge_files(&args.inputs).map_err(Error::Data)?;
+    if let Some(p) = &args.json {
+        let mut out = open_output(p)?;
+        serde_json::to_writer(&mut out, &merged).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+    }
+    if let Some(p) = &args.html {
+        write_html(p, &merged)?;
+    }
+    Ok(Exit::Ok)
+}
