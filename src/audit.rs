@@ -3,16 +3,18 @@
 
 use std::cell::Cell;
 
-use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Color, Move, MoveList, Position};
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position};
 
 use crate::facets::Facets;
-use crate::finding::{Detail, Finding, Outcome, Spot, Via};
+use crate::finding::{Detail, Finding, Spot};
 use crate::kind::{ByKind, Kind};
 use crate::laws::{Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
-use crate::rules::dead::{self, DeadMode, Deadness, Prover};
-use crate::rules::unwinnable::{Answer, Budget, Proof};
-use crate::rules::{fifty, repetition::RepetitionTable, result};
+use crate::rules::dead::{Dead, DeadMode};
+use crate::rules::fifty::Fifty;
+use crate::rules::repetition::Repetition;
+use crate::rules::{flag, result, At, End};
 use crate::split::RawGame;
 
 /// How a game was accounted for.
@@ -205,120 +207,11 @@ pub struct GameReport {
 #[derive(Default)]
 pub struct Auditor {
     mainline: Mainline,
-    table: RepetitionTable,
-    effort: DeadMode,
-    prover: Prover,
-    /// The mainline moves played, for walking back from a dead final
-    /// position (rare) without keeping every position.
-    played: Vec<Move>,
+    repetition: Repetition,
+    fifty: Fifty,
+    dead: Dead,
     tags: TagSet,
     facets: bool,
-}
-
-/// The first ply at which a missed claim held, how many plies it held at,
-/// and the last two of them (those the final draw may excuse).
-/// The first position where something held, kept so that its FEN and SAN
-/// are only written when it becomes a finding (most claims are excused by
-/// a draw at the end).
-struct First {
-    ply: u32,
-    pos: Chess,
-    mv: Option<Move>,
-}
-
-impl First {
-    fn spot(&self) -> Spot {
-        match self.mv {
-            Some(m) => Spot::with_move(&self.pos, m),
-            None => Spot::of(&self.pos),
-        }
-    }
-}
-
-#[derive(Default)]
-struct ClaimTrack {
-    first: Option<(First, Via)>,
-    count: u32,
-    last: [Option<u32>; 2],
-}
-
-impl ClaimTrack {
-    /// A claim held at `ply`; `announce` gives the announcing move (9.2a /
-    /// 9.3a), asked only at the first.
-    fn hit(&mut self, ply: u32, pos: &Chess, via: Via, announce: impl FnOnce() -> Option<Move>) {
-        if self.first.is_none() {
-            let mv = match via {
-                Via::Announced => announce(),
-                Via::Occurred => None,
-            };
-            let pos = pos.clone();
-            self.first = Some((First { ply, pos, mv }, via));
-        }
-        self.count += 1;
-        self.last = [self.last[1], Some(ply)];
-    }
-
-    /// SPEC: "A claim that could be made at Pi was missed unless the game
-    /// ended drawn at Pi or at Pi+1".
-    fn finding(&self, kind: Kind, n: u32, excused: bool, result: &[u8]) -> Option<Finding> {
-        let (first, via) = self.first.as_ref()?;
-        let (ply, side, via) = (first.ply, first.pos.turn(), *via);
-        let mut count = self.count;
-        if excused {
-            let late = self
-                .last
-                .iter()
-                .flatten()
-                .filter(|&&p| u64::from(p) + 1 >= u64::from(n))
-                .count() as u32;
-            count -= late;
-            if count == 0 {
-                return None;
-            }
-        }
-        Some(Finding {
-            kind,
-            ply,
-            side,
-            occurrences: count,
-            detail: Detail::Missed {
-                outcome: Outcome::for_color(side, result),
-                via,
-            },
-            at: first.spot(),
-        })
-    }
-}
-
-/// The first ply at which an automatic draw held, and at how many.
-#[derive(Default)]
-struct DrawTrack {
-    first: Option<First>,
-    count: u32,
-}
-
-impl DrawTrack {
-    fn hit(&mut self, ply: u32, pos: &Chess) {
-        if self.first.is_none() {
-            let pos = pos.clone();
-            self.first = Some(First { ply, pos, mv: None });
-        }
-        self.count += 1;
-    }
-
-    /// A finding when moves were played after the game ended there, or the
-    /// result is not a draw.
-    fn finding(&self, kind: Kind, n: u32, valid: bool, drawn: bool) -> Option<Finding> {
-        let first = self.first.as_ref()?;
-        (!valid || first.ply < n || !drawn).then(|| Finding {
-            kind,
-            ply: first.ply,
-            side: first.pos.turn(),
-            occurrences: self.count,
-            detail: Detail::None,
-            at: first.spot(),
-        })
-    }
 }
 
 impl Auditor {
@@ -330,7 +223,7 @@ impl Auditor {
     /// An auditor that proves dead positions with the given effort.
     pub fn with_effort(effort: DeadMode) -> Self {
         Self {
-            effort,
+            dead: Dead::new(effort),
             ..Self::default()
         }
     }
@@ -421,6 +314,8 @@ impl Auditor {
         report
     }
 
+    /// Replays the mainline from `p0`, calling each rule's hooks in the
+    /// order [`crate::rules`] gives.
     fn replay(
         &mut self,
         p0: Chess,
@@ -429,252 +324,92 @@ impl Auditor {
         result: &[u8],
         report: &mut GameReport,
     ) {
-        let sans = &self.mainline.sans;
-        let table = &mut self.table;
-        table.clear();
-        let mut threefold = ClaimTrack::default();
-        let mut fifty_claims = ClaimTrack::default();
-        let mut fivefold = DrawTrack::default();
-        let mut seventyfive = DrawTrack::default();
-        let mut dead_pos = DrawTrack::default();
-        let mut dead_proof: Option<Proof> = None;
-        let budget = self.effort.budget();
-        let prover = &mut self.prover;
-        let played = &mut self.played;
-        played.clear();
-        let automatic = edition.has_automatic_draws();
-
-        let start = budget.is_some().then(|| p0.clone());
+        let (repetition, fifty, dead) = (&mut self.repetition, &mut self.fifty, &mut self.dead);
+        repetition.start();
+        fifty.start();
+        dead.start(&p0);
         let mut pos = p0;
         let mut invalid: Option<Finding> = None;
-        let mut legal = MoveList::new();
         let mut ply: u32 = 0;
         loop {
-            let turn = pos.turn();
             // Resolve the next move first: the position it is played from
             // is only analysed when the move is legal (SPEC, invalid games).
-            let next: Option<Move> = match sans.get(ply as usize) {
-                None => None,
-                Some(san_plus) => {
-                    let resolved = match san_plus.san {
-                        San::Null => Err("null move".to_string()),
-                        san => crate::san::resolve(&pos, san).map_err(|e| e.to_string()),
-                    };
-                    match resolved {
-                        Ok(m) => Some(m),
-                        Err(reason) => {
-                            let written = san_plus.to_string();
-                            invalid = Some(Finding {
-                                kind: Kind::InvalidGame,
-                                ply,
-                                side: turn,
-                                occurrences: 1,
-                                at: Spot {
-                                    san: Some(written.clone()),
-                                    ..Spot::of(&pos)
-                                },
-                                detail: Detail::Invalid {
-                                    mv: Some(written),
-                                    reason,
-                                },
-                            });
-                            break;
-                        }
-                    }
+            let next = match resolve(&pos, self.mainline.sans.get(ply as usize), ply) {
+                Ok(next) => next,
+                Err(f) => {
+                    invalid = Some(f);
+                    break;
                 }
             };
-
-            let count = table.push(&pos);
-            let clock = pos.halfmoves();
-
-            // Art. 9.2: (b) occurred, else (a) announced. A position that
-            // occurred before had a move played from it, so it is neither
-            // mate nor stalemate: no move generation is needed here.
-            if count >= 3 {
-                threefold.hit(ply, &pos, Via::Occurred, || None);
-            } else if table.has_targets(!turn) && table.can_announce(&pos) {
-                threefold.hit(ply, &pos, Via::Announced, || {
-                    announcing_move(next, table.announcing_moves(&pos))
-                });
-            }
-            // Art. 9.3
-            if clock >= 99 {
-                legal = pos.legal_moves();
-                if let Some(via) = fifty::claim(&pos, &legal) {
-                    fifty_claims.hit(ply, &pos, via, || {
-                        announcing_move(next, legal.iter().copied().filter(|m| !m.is_zeroing()))
-                    });
-                }
-            }
-            // Art. 9.6.1 / 9.6.2 (2014+)
-            if automatic {
-                let five = match edition {
-                    Edition::Laws2018 => count >= 5,
-                    _ => table.consecutive_fivefold(),
-                };
-                if five {
-                    fivefold.hit(ply, &pos);
-                }
-                if clock >= 150 && fifty::seventyfive(&pos, &legal) {
-                    seventyfive.hit(ply, &pos);
-                }
-            }
-            // Art. 9.6 (2001) / 5.2.2 by material, at every ply; beyond
-            // material, once per game after the loop. A dead position
-            // stays dead: once proven, every later position is dead too.
-            if dead_proof.is_none() && dead::is_dead_by_material(&pos) {
-                dead_proof = Some(Proof::Material);
-            }
-            if dead_proof.is_some() {
-                dead_pos.hit(ply, &pos);
-            }
-
+            let at = At::new(ply, &pos, next, edition);
+            repetition.position(&at);
+            fifty.position(&at);
+            dead.position(&at);
             let Some(m) = next else { break };
-            // After an irreversible move no earlier position can recur: a
-            // capture or pawn move, a move from a position with a legal e.p.
-            // capture, or a change of castling rights (see rules::repetition).
-            let rights = pos.castles().castling_rights();
-            let from_ep = pos.legal_ep_square().is_some();
-            let mover = pos.turn();
-            if start.is_some() {
-                played.push(m);
-            }
-            pos.play_unchecked(m);
-            let reversible =
-                !from_ep && pos.castles().castling_rights() == rights && table.advance(&m, mover);
-            if !reversible {
-                table.clear();
-            }
+            dead.played(m);
+            repetition.play(&mut pos, m);
             ply += 1;
         }
 
-        let n = ply;
         let valid = invalid.is_none();
-        // The last position analysed: the final one, or for an invalid
-        // game the one before the bad move's.
-        let last = if valid { Some(n) } else { n.checked_sub(1) };
-        // Art. 6.9: who won on time, asked at the final position.
-        let flag_winner = if valid && result::lost_on_time(game.tag("Termination")) {
-            result::winner(result)
-        } else {
-            None
-        };
         let final_legal = valid.then(|| pos.legal_moves());
-        let mut flag: Option<Answer> = None;
-        // Art. 9.6 / 5.2.2 beyond material: one question per game, at the
-        // last position not yet dead by material (a dead position stays
-        // dead, so the game reached one exactly when that one is), then
-        // back ply by ply to the first dead one.
-        if let (Some(budget), Some(start)) = (budget, &start) {
-            let material_from = dead_pos.first.as_ref().map(|f| f.ply);
-            let asked = match material_from {
-                Some(m) => m.checked_sub(1),
-                None => last,
-            };
-            // A stalemate is dead too (no mate can follow), as SPEC's
-            // definition reads; a mate is not (one just happened).
-            if let Some(q) = asked {
-                let final_moves = final_legal.as_ref().filter(|_| q == n);
-                let question = if let Some(legal) = final_moves {
-                    let winner_first = flag_winner.filter(|w| !pos.has_insufficient_material(*w));
-                    let (deadness, answer) = prover.deadness_for(&pos, budget, winner_first, legal);
-                    flag = answer;
-                    deadness
-                } else {
-                    prover.deadness(&replay_to(start, &played[..q as usize]), budget)
-                };
-                match question {
-                    Deadness::Dead(proof) => {
-                        let (first, first_pos, proof) =
-                            walk_back(prover, budget, start, &played[..q as usize], proof);
-                        let analysed = if valid { n + 1 } else { n };
-                        dead_pos.first = Some(First {
-                            ply: first,
-                            pos: first_pos,
-                            mv: None,
-                        });
-                        dead_pos.count = analysed - first;
-                        dead_proof = Some(dead_proof.map_or(proof, |p| p.max(proof)));
-                    }
-                    Deadness::Alive => {}
-                    Deadness::Unknown => {
-                        // Only the final position's question decides whether
-                        // the game ended dead; before a material draw it
-                        // only decides when.
-                        if material_from.is_none() {
-                            report.undecided[Kind::DeadPosition] = true;
-                        }
-                    }
-                }
-            }
-        }
-        let drawn = result == b"1/2-1/2";
-        let excused = valid && drawn;
+        let end = End {
+            n: ply,
+            valid,
+            pos: &pos,
+            legal: final_legal.as_ref(),
+            result,
+            // Art. 6.9: who won on time, asked at the final position.
+            flag_winner: if valid && result::lost_on_time(game.tag("Termination")) {
+                result::winner(result)
+            } else {
+                None
+            },
+        };
         let out = &mut report.findings;
-        out.extend(threefold.finding(Kind::MissedThreefold, n, excused, result));
-        out.extend(fifty_claims.finding(Kind::MissedFiftyMoves, n, excused, result));
-        out.extend(fivefold.finding(Kind::Fivefold, n, valid, drawn));
-        out.extend(seventyfive.finding(Kind::SeventyfiveMoves, n, valid, drawn));
-        out.extend(
-            dead_pos
-                .finding(Kind::DeadPosition, n, valid, drawn)
-                .map(|f| Finding {
-                    detail: Detail::Dead {
-                        proof: dead_proof.unwrap_or(Proof::Material),
-                    },
-                    ..f
-                }),
-        );
-        report.plies = n;
-
+        let dead_end = dead.finish(&end, &mut report.undecided, out);
+        repetition.finish(&end, out);
+        fifty.finish(&end, out);
+        report.plies = end.n;
         if let Some(f) = invalid {
             out.push(f);
             report.status = Status::Invalid;
             // SPEC: no end-of-game checks, the final position is unknown.
             return;
         }
-        let legal = final_legal.unwrap_or_default();
-        if let Some((expected, reason)) = result::forced_result(&pos, &legal) {
-            if result != expected {
-                out.push(Finding {
-                    kind: Kind::WrongResult,
-                    ply: n,
-                    side: pos.turn(),
-                    occurrences: 1,
-                    detail: Detail::WrongResult {
-                        reason: reason.to_string(),
-                    },
-                    at: Spot::of(&pos),
-                });
-            }
-        }
-        if let Some(winner) = flag_winner {
-            // `None`: not examined (`--dead material` only asks about
-            // material).
-            let answer = match (dead_proof, budget) {
-                (Some(proof), _) => Some(Answer::Unwinnable(proof)),
-                (None, _) if pos.has_insufficient_material(winner) => {
-                    Some(Answer::Unwinnable(Proof::Material))
-                }
-                (None, Some(budget)) => {
-                    Some(flag.unwrap_or_else(|| prover.can_mate(&pos, winner, budget)))
-                }
-                (None, None) => None,
-            };
-            match answer {
-                Some(Answer::Unwinnable(proof)) => out.push(Finding {
-                    kind: Kind::UnwinnableFlag,
-                    ply: n,
-                    side: pos.turn(),
-                    occurrences: 1,
-                    detail: Detail::Unwinnable { winner, proof },
-                    at: Spot::of(&pos),
-                }),
-                Some(Answer::Unknown) => report.undecided[Kind::UnwinnableFlag] = true,
-                Some(Answer::Winnable(_)) | None => {}
-            }
-        }
+        result::wrong_result(&end, out);
+        flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
     }
+}
+
+/// The move written at `ply`, resolved from `pos`: `Ok(None)` after the
+/// last move, an `invalid_game` finding (Art. 3, 4) when it is a null move
+/// or not a legal move there.
+fn resolve(pos: &Chess, written: Option<&SanPlus>, ply: u32) -> Result<Option<Move>, Finding> {
+    let Some(san_plus) = written else {
+        return Ok(None);
+    };
+    let resolved = match san_plus.san {
+        San::Null => Err("null move".to_string()),
+        san => crate::san::resolve(pos, san).map_err(|e| e.to_string()),
+    };
+    resolved.map(Some).map_err(|reason| {
+        let written = san_plus.to_string();
+        Finding {
+            kind: Kind::InvalidGame,
+            ply,
+            side: pos.turn(),
+            occurrences: 1,
+            at: Spot {
+                san: Some(written.clone()),
+                ..Spot::of(pos)
+            },
+            detail: Detail::Invalid {
+                mv: Some(written),
+                reason,
+            },
+        }
+    })
 }
 
 /// Whether the text the splitter cut as a game is no game at all: it has
@@ -721,47 +456,6 @@ fn ends_with_result(text: &[u8]) -> bool {
     })
 }
 
-/// The position after the first `moves` from `start`.
-fn replay_to(start: &Chess, moves: &[Move]) -> Chess {
-    let mut pos = start.clone();
-    for &m in moves {
-        pos.play_unchecked(m);
-    }
-    pos
-}
-
-/// From a dead position after `moves`, back ply by ply while the positions
-/// before it are proven dead too: the first dead ply, its position and the
-/// strongest proof used.
-fn walk_back(
-    prover: &mut Prover,
-    budget: Budget,
-    start: &Chess,
-    moves: &[Move],
-    proof: Proof,
-) -> (u32, Chess, Proof) {
-    let mut positions = Vec::with_capacity(moves.len() + 1);
-    positions.push(start.clone());
-    for &m in moves {
-        let mut next = positions[positions.len() - 1].clone();
-        next.play_unchecked(m);
-        positions.push(next);
-    }
-    let mut first = moves.len();
-    let mut proof = proof;
-    while first > 0 {
-        match prover.deadness(&positions[first - 1], budget) {
-            Deadness::Dead(earlier) => {
-                proof = proof.max(earlier);
-                first -= 1;
-            }
-            _ => break,
-        }
-    }
-    let pos = positions.swap_remove(first);
-    (first as u32, pos, proof)
-}
-
 /// P0: the `FEN` tag whenever there is one (with or without `SetUp`), else
 /// the standard start. An illegal FEN gives the side to move (as far as it
 /// can be read) and the reason.
@@ -793,23 +487,6 @@ fn start_position(game: &RawGame<'_>, variant: Variant) -> Result<Chess, (Color,
             Err((guess, format!("illegal FEN: {e}")))
         }
     }
-}
-
-/// The move to name for a claim announced from a position: the move played
-/// there when it is one that announces it (the player wrote it and played
-/// on), else the first of `candidates`.
-fn announcing_move(
-    played: Option<Move>,
-    candidates: impl IntoIterator<Item = Move>,
-) -> Option<Move> {
-    let mut first = None;
-    for m in candidates {
-        if Some(m) == played {
-            return Some(m);
-        }
-        first = first.or(Some(m));
-    }
-    first
 }
 
 /// The spot of an illegal FEN: the FEN as written, its move number where it

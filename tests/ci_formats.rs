@@ -34,9 +34,9 @@ use pgn_arbiter::gate;
 use pgn_arbiter::pipeline::{GameRecord, RunOutcome, Sink};
 use pgn_arbiter::report::examples::Example;
 use pgn_arbiter::report::github::GithubSink;
-use pgn_arbiter::text::{escape_data, escape_property};
 use pgn_arbiter::report::junit::JunitSink;
 use pgn_arbiter::report::sarif::{file_uri, SarifSink};
+use pgn_arbiter::text::{escape_data, escape_property};
 use pgn_arbiter::{Audit, Kind};
 
 use common::Needs;

@@ -16,7 +16,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::{Chess, Color, MoveList, Position};
+use shakmaty::{Chess, Color, Move, MoveList, Position};
+
+use super::track::{DrawTrack, First};
+use super::{At, End};
+use crate::finding::{Detail, Finding};
+use crate::kind::{ByKind, Kind};
 
 use super::unwinnable::{Analyzer, Answer, Budget, Proof};
 
@@ -168,4 +173,194 @@ impl Prover {
     pub fn can_mate(&mut self, pos: &Chess, winner: Color, budget: Budget) -> Answer {
         self.analyzer.can_mate(pos, winner, budget)
     }
+}
+/// Art. 9.6 (2001) / 5.2.2 over a game: by material at every position;
+/// beyond material, one question to the engine per game, at the last
+/// position not yet dead by material (a dead position stays dead, so the
+/// game reached one exactly when that one is), then back ply by ply to
+/// the first dead one.
+#[derive(Default)]
+pub struct Dead {
+    mode: DeadMode,
+    prover: Prover,
+    track: DrawTrack,
+    proof: Option<Proof>,
+    /// P0, kept when the engine will be asked.
+    start: Option<Chess>,
+    /// The moves played, for walking back from a dead final position
+    /// (rare) without keeping every position.
+    played: Vec<Move>,
+}
+
+/// What the dead-position rule leaves to the loss on time (Art. 6.9).
+pub struct DeadEnd {
+    /// The game reached a dead position, proven so.
+    pub proof: Option<Proof>,
+    /// The engine's answer for the side that won on time, when the final
+    /// position's question asked it first.
+    pub flag: Option<Answer>,
+}
+
+impl Dead {
+    /// A rule proving with `mode`.
+    pub fn new(mode: DeadMode) -> Dead {
+        Dead {
+            mode,
+            ..Dead::default()
+        }
+    }
+
+    /// Ready for a game from `p0` (the tables' memory is kept).
+    pub fn start(&mut self, p0: &Chess) {
+        self.track = DrawTrack::default();
+        self.proof = None;
+        self.played.clear();
+        self.start = self.mode.budget().is_some().then(|| p0.clone());
+    }
+
+    /// At P*i*: dead by material? Once proven, every later position is
+    /// dead too.
+    #[inline]
+    pub fn position(&mut self, at: &At<'_>) {
+        if self.proof.is_none() && is_dead_by_material(at.pos) {
+            self.proof = Some(Proof::Material);
+        }
+        if self.proof.is_some() {
+            self.track.hit(at.ply, at.pos);
+        }
+    }
+
+    /// `m` was played.
+    #[inline]
+    pub fn played(&mut self, m: Move) {
+        if self.start.is_some() {
+            self.played.push(m);
+        }
+    }
+
+    /// The question beyond material, then the finding: a dead position the
+    /// game went on after or did not score as a draw. A stalemate is dead
+    /// too (no mate can follow), as SPEC's definition reads; a mate is not
+    /// (one just happened).
+    pub fn finish(
+        &mut self,
+        end: &End<'_>,
+        undecided: &mut ByKind<bool>,
+        out: &mut Vec<Finding>,
+    ) -> DeadEnd {
+        let mut flag = None;
+        if let (Some(budget), Some(start)) = (self.mode.budget(), &self.start) {
+            // The last position analysed: the final one, or for an invalid
+            // game the one before the bad move's.
+            let last = if end.valid {
+                Some(end.n)
+            } else {
+                end.n.checked_sub(1)
+            };
+            let material_from = self.track.first.as_ref().map(|f| f.ply);
+            let asked = match material_from {
+                Some(m) => m.checked_sub(1),
+                None => last,
+            };
+            if let Some(q) = asked {
+                let moves = &self.played[..q as usize];
+                let question = match end.legal.filter(|_| q == end.n) {
+                    Some(legal) => {
+                        let winner_first = end
+                            .flag_winner
+                            .filter(|w| !end.pos.has_insufficient_material(*w));
+                        let (deadness, answer) =
+                            self.prover
+                                .deadness_for(end.pos, budget, winner_first, legal);
+                        flag = answer;
+                        deadness
+                    }
+                    None => self.prover.deadness(&replay_to(start, moves), budget),
+                };
+                match question {
+                    Deadness::Dead(proof) => {
+                        let (first, pos, proof) =
+                            walk_back(&mut self.prover, budget, start, moves, proof);
+                        let analysed = if end.valid { end.n + 1 } else { end.n };
+                        self.track.first = Some(First {
+                            ply: first,
+                            pos,
+                            mv: None,
+                        });
+                        self.track.count = analysed - first;
+                        self.proof = Some(self.proof.map_or(proof, |p| p.max(proof)));
+                    }
+                    Deadness::Alive => {}
+                    // Only the final position's question decides whether
+                    // the game ended dead; before a material draw it only
+                    // decides when.
+                    Deadness::Unknown if material_from.is_none() => {
+                        undecided[Kind::DeadPosition] = true;
+                    }
+                    Deadness::Unknown => {}
+                }
+            }
+        }
+        let proof = self.proof.unwrap_or(Proof::Material);
+        out.extend(
+            self.track
+                .finding(Kind::DeadPosition, end.n, end.valid, end.drawn())
+                .map(|f| Finding {
+                    detail: Detail::Dead { proof },
+                    ..f
+                }),
+        );
+        DeadEnd {
+            proof: self.proof,
+            flag,
+        }
+    }
+
+    /// Art. 6.9: can `winner` still checkmate from `pos`? `None`: the
+    /// engine is not asked (`--dead material`).
+    pub fn can_mate(&mut self, pos: &Chess, winner: Color) -> Option<Answer> {
+        let budget = self.mode.budget()?;
+        Some(self.prover.can_mate(pos, winner, budget))
+    }
+}
+
+/// The position after the first `moves` from `start`.
+pub(crate) fn replay_to(start: &Chess, moves: &[Move]) -> Chess {
+    let mut pos = start.clone();
+    for &m in moves {
+        pos.play_unchecked(m);
+    }
+    pos
+}
+
+/// From a dead position after `moves`, back ply by ply while the positions
+/// before it are proven dead too: the first dead ply, its position and the
+/// strongest proof used.
+pub(crate) fn walk_back(
+    prover: &mut Prover,
+    budget: Budget,
+    start: &Chess,
+    moves: &[Move],
+    proof: Proof,
+) -> (u32, Chess, Proof) {
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(start.clone());
+    for &m in moves {
+        let mut next = positions[positions.len() - 1].clone();
+        next.play_unchecked(m);
+        positions.push(next);
+    }
+    let mut first = moves.len();
+    let mut proof = proof;
+    while first > 0 {
+        match prover.deadness(&positions[first - 1], budget) {
+            Deadness::Dead(earlier) => {
+                proof = proof.max(earlier);
+                first -= 1;
+            }
+            _ => break,
+        }
+    }
+    let pos = positions.swap_remove(first);
+    (first as u32, pos, proof)
 }

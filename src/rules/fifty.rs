@@ -10,7 +10,10 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::finding::Via;
+use super::track::{announcing_move, ClaimTrack, DrawTrack};
+use super::{At, End};
+use crate::finding::{Finding, Via};
+use crate::kind::Kind;
 
 /// Whether the player to move in `pos` (with `legal` moves) can claim under
 /// 9.3: the half-move clock is at least 100 (b), or it is 99 and a legal
@@ -32,4 +35,52 @@ pub fn claim(pos: &Chess, legal: &[Move]) -> Option<Via> {
 /// checkmate, that shall take precedence".
 pub fn seventyfive(pos: &Chess, legal: &[Move]) -> bool {
     pos.halfmoves() >= 150 && !(legal.is_empty() && pos.is_check())
+}
+
+/// Art. 9.3 and 9.6.2 over a game.
+#[derive(Default)]
+pub struct Fifty {
+    claims: ClaimTrack,
+    seventyfive: DrawTrack,
+}
+
+impl Fifty {
+    /// Ready for a new game.
+    pub fn start(&mut self) {
+        *self = Fifty::default();
+    }
+
+    /// At P*i*: a claim under 9.3 from a clock of 99, a 75-move draw where
+    /// the edition has automatic draws. The legal moves are generated only
+    /// here, once the clock reaches 99.
+    #[inline]
+    pub fn position(&mut self, at: &At<'_>) {
+        let (pos, clock) = (at.pos, at.pos.halfmoves());
+        if clock < 99 {
+            return;
+        }
+        let legal = at.legal();
+        if let Some(via) = claim(pos, legal) {
+            self.claims.hit(at.ply, pos, via, || {
+                announcing_move(at.next, legal.iter().copied().filter(|m| !m.is_zeroing()))
+            });
+        }
+        if at.edition.has_automatic_draws() && seventyfive(pos, legal) {
+            self.seventyfive.hit(at.ply, pos);
+        }
+    }
+
+    /// The findings: a missed claim (excused by a draw at P*n* or P*n-1*),
+    /// a 75-move draw the game went on after or did not score as a draw.
+    pub fn finish(&self, end: &End<'_>, out: &mut Vec<Finding>) {
+        let excused = end.valid && end.drawn();
+        out.extend(
+            self.claims
+                .finding(Kind::MissedFiftyMoves, end.n, excused, end.result),
+        );
+        out.extend(
+            self.seventyfive
+                .finding(Kind::SeventyfiveMoves, end.n, end.valid, end.drawn()),
+        );
+    }
 }

@@ -25,6 +25,12 @@
 
 use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
 
+use super::track::{announcing_move, ClaimTrack, DrawTrack};
+use super::{At, End};
+use crate::finding::{Finding, Via};
+use crate::kind::Kind;
+use crate::laws::Edition;
+
 struct Entry {
     key: u64,
     /// How many times this position has occurred, this one included.
@@ -364,6 +370,81 @@ const fn piece_square_keys() -> [[u64; 64]; 12] {
 
 static PIECE_SQUARE: [[u64; 64]; 12] = piece_square_keys();
 const TURN: u64 = 0xf8d6_26aa_af27_8509;
+
+/// Art. 9.2 and 9.6.1 over a game: the table of positions since the last
+/// irreversible move, the claims that could have been made and the
+/// fivefold repetitions.
+#[derive(Default)]
+pub struct Repetition {
+    table: RepetitionTable,
+    threefold: ClaimTrack,
+    fivefold: DrawTrack,
+}
+
+impl Repetition {
+    /// Ready for a new game (the table's memory is kept).
+    pub fn start(&mut self) {
+        self.table.clear();
+        self.threefold = ClaimTrack::default();
+        self.fivefold = DrawTrack::default();
+    }
+
+    /// At P*i*: 9.2 (b) occurred, else (a) announced; 9.6.1 where the
+    /// edition has automatic draws. A position that occurred before had a
+    /// move played from it, so it is neither mate nor stalemate: no move
+    /// generation is needed here.
+    #[inline]
+    pub fn position(&mut self, at: &At<'_>) {
+        let (pos, ply, table) = (at.pos, at.ply, &mut self.table);
+        let count = table.push(pos);
+        if count >= 3 {
+            self.threefold.hit(ply, pos, Via::Occurred, || None);
+        } else if table.has_targets(!pos.turn()) && table.can_announce(pos) {
+            self.threefold.hit(ply, pos, Via::Announced, || {
+                announcing_move(at.next, table.announcing_moves(pos))
+            });
+        }
+        let five = match at.edition {
+            Edition::Laws2001 => false,
+            Edition::Laws2018 => count >= 5,
+            Edition::Laws2014 => table.consecutive_fivefold(),
+        };
+        if five {
+            self.fivefold.hit(ply, pos);
+        }
+    }
+
+    /// Plays `m` from `pos`. After an irreversible move no earlier position
+    /// can recur: a capture or pawn move, a move from a position with a
+    /// legal e.p. capture, or a change of castling rights.
+    #[inline]
+    pub fn play(&mut self, pos: &mut Chess, m: Move) {
+        let rights = pos.castles().castling_rights();
+        let from_ep = pos.legal_ep_square().is_some();
+        let mover = pos.turn();
+        pos.play_unchecked(m);
+        let reversible =
+            !from_ep && pos.castles().castling_rights() == rights && self.table.advance(&m, mover);
+        if !reversible {
+            self.table.clear();
+        }
+    }
+
+    /// The findings: a missed threefold claim (excused by a draw at P*n* or
+    /// P*n-1*), a fivefold repetition the game went on after or did not
+    /// score as a draw.
+    pub fn finish(&self, end: &End<'_>, out: &mut Vec<Finding>) {
+        let excused = end.valid && end.drawn();
+        out.extend(
+            self.threefold
+                .finding(Kind::MissedThreefold, end.n, excused, end.result),
+        );
+        out.extend(
+            self.fivefold
+                .finding(Kind::Fivefold, end.n, end.valid, end.drawn()),
+        );
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,8 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, MoveList, Position};
 
-use crate::finding::Finding;
+use super::End;
+use crate::finding::{Detail, Finding, Spot};
 use crate::kind::Kind;
 
 /// Art. 5.1 / 5.2.1: the result a final position imposes, if any: the
@@ -20,6 +21,29 @@ pub fn forced_result(pos: &Chess, legal: &MoveList) -> Option<(&'static [u8], &'
         }
     } else {
         Some((b"1/2-1/2", "stalemate, expected 1/2-1/2"))
+    }
+}
+
+/// Art. 5.1 / 5.2.1 at the end of a valid game: a `wrong_result` finding
+/// when the final position is checkmate or stalemate and the result
+/// disagrees.
+pub fn wrong_result(end: &End<'_>, out: &mut Vec<Finding>) {
+    let Some(legal) = end.legal else {
+        return;
+    };
+    if let Some((expected, reason)) = forced_result(end.pos, legal) {
+        if end.result != expected {
+            out.push(Finding {
+                kind: Kind::WrongResult,
+                ply: end.n,
+                side: end.pos.turn(),
+                occurrences: 1,
+                detail: Detail::WrongResult {
+                    reason: reason.to_string(),
+                },
+                at: Spot::of(end.pos),
+            });
+        }
     }
 }
 
