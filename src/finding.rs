@@ -6,7 +6,6 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 pub use crate::kind::Kind;
-use crate::rules::unwinnable::Proof;
 
 /// How a draw claim could have been made (Art. 9.2 / 9.3 (a) or (b)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +59,36 @@ impl Outcome {
             Outcome::Drew => "drew",
             Outcome::Won => "won",
             Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// How an `Unwinnable` answer was proven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Proof {
+    /// The side has insufficient material (Art. 9.6 examples; shakmaty's
+    /// `has_insufficient_material`).
+    Material,
+    /// A semi-static proof, no move played: the locked pawns and the
+    /// pieces' regions around them leave no square where the king could be
+    /// mated ([`crate::rules::unwinnable::blocked_proof`]); or where every man may ever stand admits
+    /// no mating picture ([`crate::rules::mobility::mobility_proof`]); or only a
+    /// stalemate could change the pawns ([`crate::rules::stalemate::stalemate_proof`]);
+    /// or every reachable position was enumerated and none changed the
+    /// pawns.
+    Blocked,
+    /// Every reachable position was enumerated (pawn moves and captures
+    /// included) and none is checkmate.
+    Search,
+}
+
+impl Proof {
+    /// The SPEC's name (`proof` in the reports).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Proof::Material => "material",
+            Proof::Blocked => "blocked",
+            Proof::Search => "search",
         }
     }
 }

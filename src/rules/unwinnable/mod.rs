@@ -43,35 +43,7 @@ use std::collections::HashMap;
 use enumerate::Key;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
-/// How an `Unwinnable` answer was proven.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Proof {
-    /// The side has insufficient material (Art. 9.6 examples; shakmaty's
-    /// `has_insufficient_material`).
-    Material,
-    /// A semi-static proof, no move played: the locked pawns and the
-    /// pieces' regions around them leave no square where the king could be
-    /// mated ([`blocked_proof`]); or where every man may ever stand admits
-    /// no mating picture ([`super::mobility::mobility_proof`]); or only a
-    /// stalemate could change the pawns ([`super::stalemate::stalemate_proof`]);
-    /// or every reachable position was enumerated and none changed the
-    /// pawns.
-    Blocked,
-    /// Every reachable position was enumerated (pawn moves and captures
-    /// included) and none is checkmate.
-    Search,
-}
-
-impl Proof {
-    /// The SPEC's name (`proof` in the reports).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Proof::Material => "material",
-            Proof::Blocked => "blocked",
-            Proof::Search => "search",
-        }
-    }
-}
+pub use crate::finding::Proof;
 
 /// Whether a side can still checkmate.
 #[derive(Debug, Clone, PartialEq, Eq)]
