@@ -3,15 +3,27 @@
 //! The flow, one module per stage:
 //!
 //! ```text
-//! input      open a file (mmap), a .zst or stdin (streamed; pzstd frames decoded in parallel)
-//!   → pipeline   regions → chunks cut at game boundaries → rayon
+//! input      open a file (mmap), a .zst or stdin (streamed; pzstd frames decoded in
+//!            parallel), Parquet rows as games
+//!   → pipeline   regions → chunks cut at game boundaries → rayon workers → input order
 //!   → split      bytes → games (tags + movetext), SPEC's splitting rules
-//!   → parse      movetext → mainline moves (pgn-reader)
-//!   → audit      replay (shakmaty; san: SAN → move) and apply every rule at every position
-//!   → rules      one file per law: repetition, fifty, dead, result, laws
-//!   → finding    what is reported
-//!   → stats, report   JSON Lines, summary JSON, the human summary
+//!   → movetext, parse   movetext → mainline moves (a scanner; pgn-reader the reference)
+//!   → audit      replay (shakmaty; san: SAN → move), calling each rule's hooks
+//!   → rules      one file per Law: repetition (9.2, 9.6.1), fifty (9.3, 9.6.2),
+//!                dead (9.6 / 5.2.2), result (5.1, 5.2.1, 11), flag (6.9);
+//!                the unwinnability engine (unwinnable/, mobility, stalemate)
+//!   → finding    what is reported; kind: the kinds as data; laws: editions
+//!   → sink       (pipeline::Sink) every game, in input order, to each output:
+//!   → stats, aggregate, facets   counts that merge; the statistics report's model
+//!   → report     JSON Lines, summary, human, HTML, GitHub, JUnit, SARIF, PGN export,
+//!                Arrow/Parquet
+//! gate, diff   --fail-on conditions; the diff of two findings files
+//! positions    FEN read leniently, SAN lines; text: numbers and escapers (a leaf)
+//! run          the `Audit` builder; error: the typed `Error`
 //! ```
+//!
+//! The command line (clap, the progress bar, Ctrl-C, exit codes) is the
+//! binary's (`src/cli/`, the `cli` feature); the library knows none of it.
 //!
 //! The contract is SPEC.md: what each check decides and how it is reported.
 //!
