@@ -165,7 +165,7 @@ impl std::fmt::Display for GameId {
 }
 
 /// Everything the audit of one game produced.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameReport {
     /// Offset of the game's first byte, relative to where its splitter
     /// started (the pipeline makes it absolute).

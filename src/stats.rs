@@ -1,11 +1,11 @@
 //! Counts that merge in any order: per chunk, per file, per run.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::audit::{GameReport, Status};
 use crate::finding::{Detail, Outcome};
 use crate::kind::{ByKind, Kind};
-use crate::laws::ByEdition;
+use crate::laws::{ByEdition, Edition};
 use crate::rules::unwinnable::Proof;
 
 /// Counts of one file or of a whole run.
@@ -162,6 +162,87 @@ impl Stats {
             editions: self.editions.iter().map(|(e, &n)| (e.name(), n)).collect(),
         }
     }
+}
+
+/// Written as the summary JSON writes counts ([`Stats::to_json`]).
+impl Serialize for Stats {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
+/// Read back from the summary JSON's counts (a run's `total` or one of its
+/// `inputs`), so that summaries merge in Rust: `accounted` is recomputed, a
+/// kind or edition this version does not know is refused.
+impl<'de> Deserialize<'de> for Stats {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Stats, D::Error> {
+        use serde::de::Error as _;
+        let j = StatsIn::deserialize(d)?;
+        let mut st = Stats {
+            games: j.games_read,
+            analysed: j.analysed,
+            invalid: j.invalid,
+            skipped: j.skipped,
+            not_pgn: j.not_pgn,
+            plies: j.plies,
+            bytes: j.bytes,
+            flagged: j.flagged,
+            open_comments: j.open_comments,
+            hidden_games: j.hidden_games,
+            ..Stats::default()
+        };
+        for k in j.kinds {
+            let kind = Kind::from_name(&k.kind)
+                .ok_or_else(|| D::Error::custom(format!("unknown kind {:?}", k.kind)))?;
+            st.kind_games[kind] = k.games;
+            st.missed_then_lost[kind] = k.missed_then_lost.unwrap_or(0);
+            st.undecided[kind] = k.unknown.unwrap_or(0);
+            for (name, n) in k.proven_by.unwrap_or_default() {
+                let i = PROOFS
+                    .iter()
+                    .position(|p| p.as_str() == name)
+                    .ok_or_else(|| D::Error::custom(format!("unknown proof {name:?}")))?;
+                st.proofs[kind][i] = n;
+            }
+        }
+        for (name, n) in j.editions {
+            let e = Edition::ALL
+                .into_iter()
+                .find(|e| e.name() == name)
+                .ok_or_else(|| D::Error::custom(format!("unknown edition {name:?}")))?;
+            st.editions[e] = n;
+        }
+        Ok(st)
+    }
+}
+
+/// The summary JSON's counts as read back (see [`StatsJson`]).
+#[derive(Deserialize)]
+struct StatsIn {
+    games_read: u64,
+    analysed: u64,
+    invalid: u64,
+    skipped: u64,
+    #[serde(default)]
+    not_pgn: u64,
+    plies: u64,
+    bytes: u64,
+    flagged: u64,
+    #[serde(default)]
+    open_comments: u64,
+    #[serde(default)]
+    hidden_games: u64,
+    kinds: Vec<KindIn>,
+    editions: std::collections::BTreeMap<String, u64>,
+}
+
+#[derive(Deserialize)]
+struct KindIn {
+    kind: String,
+    games: u64,
+    missed_then_lost: Option<u64>,
+    proven_by: Option<std::collections::BTreeMap<String, u64>>,
+    unknown: Option<u64>,
 }
 
 /// [`Stats`] as the summary JSON writes them.

@@ -12,12 +12,11 @@ finding), the run's counts as the ``dict`` its ``--summary-json`` writes.
 from __future__ import annotations
 
 import json
-from typing import Mapping, Optional, Sequence, Tuple, Union
+from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
 from . import _pgn_arbiter
-from .merge import merge_summaries
 
 __all__ = ["audit", "audit_arrow", "report", "merge_reports", "merge_summaries", "__version__"]
 __version__ = _pgn_arbiter.__version__
@@ -126,6 +125,15 @@ def report(
         paths = [paths]
     text = _pgn_arbiter.report([str(p) for p in paths], laws=laws, dead=dead, threads=threads)
     return json.loads(text)
+
+
+def merge_summaries(summaries: Iterable[dict]) -> dict:
+    """One summary for several runs (the parts of an archive, or the tasks
+    of a Dask job): counts added, inputs concatenated in order, merged in
+    Rust by the rules of the CLI's counts. It equals the summary of one run
+    over the whole but for ``seconds`` (added) and ``threads`` (the
+    largest). Summaries judged by different laws raise ``ValueError``."""
+    return json.loads(_pgn_arbiter.merge_summaries([json.dumps(s) for s in summaries]))
 
 
 def merge_reports(parts: Sequence[dict]) -> dict:

@@ -276,6 +276,22 @@ fn merge_reports(parts: Vec<String>) -> PyResult<String> {
     serde_json::to_string(&merged).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Run summaries (JSON texts) merged as one run over the whole
+/// ([`RunSummary::merge`]).
+#[pyfunction]
+fn merge_summaries(parts: Vec<String>) -> PyResult<String> {
+    let parts = parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            serde_json::from_str::<RunSummary>(p)
+                .map_err(|e| PyValueError::new_err(format!("summary {i}: {e}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let merged = RunSummary::merge(&parts).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    serde_json::to_string(&merged).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The native part of the `pgn_arbiter` package.
 #[pymodule]
 fn _pgn_arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -283,6 +299,7 @@ fn _pgn_arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(audit_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(merge_reports, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_summaries, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -17,8 +17,18 @@ pub fn render(
     gate: &[Condition],
     failures: &[Failure],
 ) -> String {
-    let (outcomes, total, seconds, threads) = (&run.inputs, &run.total, run.seconds, run.threads);
     let mut s = String::new();
+    inputs(&mut s, run);
+    kinds(&mut s, &run.total);
+    first_examples(&mut s, examples);
+    notes(&mut s, run, gate, failures);
+    footer(&mut s, run);
+    s
+}
+
+/// A row per input (and the total): games read, valid, invalid, skipped.
+fn inputs(s: &mut String, run: &RunOutcome) {
+    let (outcomes, total) = (&run.inputs, &run.total);
     let width = outcomes
         .iter()
         .map(|o| o.name.chars().count())
@@ -62,14 +72,18 @@ pub fn render(
         );
     };
     for o in outcomes {
-        row(&mut s, &o.name, &o.stats);
+        row(s, &o.name, &o.stats);
         if let Some(e) = &o.error {
             let _ = writeln!(s, "  error: {e}");
         }
     }
     if outcomes.len() > 1 {
-        row(&mut s, "total", total);
+        row(s, "total", total);
     }
+}
+
+/// A row per kind (from the kind table), then the engine's proofs.
+fn kinds(s: &mut String, total: &Stats) {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -115,6 +129,10 @@ pub fn render(
              `--dead quick` only proves, `--dead thorough` also searches and decides nearly all)"
         );
     }
+}
+
+/// The first examples of each kind, with the players and a link.
+fn first_examples(s: &mut String, examples: &Examples) {
     let shown: Vec<_> = Kind::ALL
         .iter()
         .filter(|k| !examples.of(**k).is_empty())
@@ -132,6 +150,11 @@ pub fn render(
             }
         }
     }
+}
+
+/// The gate's verdict, open comments, text that is no game, Ctrl-C.
+fn notes(s: &mut String, run: &RunOutcome, gate: &[Condition], failures: &[Failure]) {
+    let total = &run.total;
     if !gate.is_empty() {
         let _ = writeln!(s);
         if failures.is_empty() {
@@ -167,6 +190,11 @@ pub fn render(
             "INTERRUPTED (Ctrl-C): these are the counts of the games read before it"
         );
     }
+}
+
+/// The last line: games, bytes, speed, threads, and the accounting.
+fn footer(s: &mut String, run: &RunOutcome) {
+    let (total, seconds, threads) = (&run.total, run.seconds, run.threads);
     let _ = writeln!(s);
     let mb = total.bytes as f64 / 1e6;
     let secs = seconds.max(1e-9);
@@ -182,5 +210,4 @@ pub fn render(
         if threads == 1 { "" } else { "s" },
         if total.balanced() { "yes" } else { "NO" }
     );
-    s
 }

@@ -131,10 +131,24 @@ impl PgnExport {
             with: tags.into_bytes(),
         });
 
-        // the comments, after the move that leads to each finding's ply
-        let map = MovetextMap::read(raw.movetext);
+        self.comment_edits(raw.movetext, movetext_at, findings, &mut edits);
+        apply(text, edits)
+    }
+
+    /// The comments, after the move that leads to each finding's ply (all
+    /// before the first move, each with its ply, when the movetext cannot
+    /// be mapped to the moves pgn-reader reads).
+    fn comment_edits(
+        &mut self,
+        movetext: &[u8],
+        movetext_at: usize,
+        findings: &[&Finding],
+        edits: &mut Vec<Edit>,
+    ) {
+        let has_movetext = !movetext.is_empty();
+        let map = MovetextMap::read(movetext);
         let mut mainline = Mainline::default();
-        mainline.read(raw.movetext);
+        mainline.read(movetext);
         let placed = has_movetext
             && map.moves.len() == mainline.sans.len()
             && map
@@ -186,22 +200,25 @@ impl PgnExport {
                 with: with.into_bytes(),
             });
         }
-
-        // apply, in order of position (insertions at one place in the order made)
-        edits.sort_by_key(|e| (e.start, e.end));
-        let mut out = Vec::with_capacity(text.len() + 256);
-        let mut pos = 0;
-        for e in edits {
-            if e.start < pos {
-                continue; // overlapping edits cannot happen; never write garbage
-            }
-            out.extend_from_slice(&text[pos..e.start]);
-            out.extend_from_slice(&e.with);
-            pos = e.end;
-        }
-        out.extend_from_slice(&text[pos..]);
-        out
     }
+}
+
+/// `text` with the edits applied, in order of position (insertions at one
+/// place in the order made).
+fn apply(text: &[u8], mut edits: Vec<Edit>) -> Vec<u8> {
+    edits.sort_by_key(|e| (e.start, e.end));
+    let mut out = Vec::with_capacity(text.len() + 256);
+    let mut pos = 0;
+    for e in edits {
+        if e.start < pos {
+            continue; // overlapping edits cannot happen; never write garbage
+        }
+        out.extend_from_slice(&text[pos..e.start]);
+        out.extend_from_slice(&e.with);
+        pos = e.end;
+    }
+    out.extend_from_slice(&text[pos..]);
+    out
 }
 
 impl Sink for PgnExport {
