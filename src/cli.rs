@@ -7,13 +7,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::aggregate::{self, Aggregator};
 use crate::audit::{DeadEffort, Status, TagSet};
+use crate::example::Example;
 use crate::finding::Kind;
 use crate::gate;
 use crate::laws::Edition;
 use crate::laws::Laws;
 use crate::pipeline::{GameRecord, InputOutcome, Sink};
 use crate::progress::Bar;
-use crate::report::examples::{Example, Examples};
+use crate::report::examples::Examples;
 use crate::report::github::GithubSink;
 use crate::report::jsonl::{JsonlSink, WholeWrites};
 use crate::report::junit::JunitSink;

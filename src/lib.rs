@@ -91,6 +91,7 @@ pub mod aggregate;
 pub mod audit;
 pub mod cli;
 pub mod diff;
+pub mod example;
 pub mod facets;
 pub mod finding;
 pub mod gate;
