@@ -103,6 +103,7 @@ pub mod aggregate;
 pub mod audit;
 pub mod diff;
 pub mod error;
+pub mod example;
 pub mod facets;
 pub mod finding;
 pub mod gate;

@@ -24,11 +24,12 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::audit::GameReport;
+use crate::example::Example;
 use crate::finding::Finding;
 use crate::gate::{self, Condition};
 use crate::kind::{Kind, Severity};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
-use crate::report::examples::{Example, Examples};
+use crate::report::examples::Examples;
 use crate::text::{escape_data, escape_markdown, escape_property, escape_url, thousands};
 
 /// Annotations of each level the runner shows per step.

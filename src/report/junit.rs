@@ -27,9 +27,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
+use crate::example::Example;
 use crate::finding::Kind;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
-use crate::report::examples::Example;
 use crate::report::github::sentence;
 use crate::text::escape_xml;
 

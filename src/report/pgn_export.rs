@@ -18,10 +18,10 @@
 
 use std::io::{self, Write};
 
+use crate::example::describe;
 use crate::finding::{Finding, Kind};
 use crate::parse::{Mainline, MovetextMap};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
-use crate::report::examples::describe;
 use crate::rules::result::decided_result;
 use crate::split::Splitter;
 use crate::text::escape_tag;

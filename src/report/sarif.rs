@@ -26,11 +26,11 @@ use std::io::{self, BufWriter, Write};
 
 use serde_json::{json, Value};
 
+use crate::example::Example;
 use crate::finding::{side_name, Kind};
 use crate::kind::Severity;
 use crate::laws::Edition;
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
-use crate::report::examples::Example;
 use crate::report::github::{sentence, severity};
 
 /// The `$schema` written.

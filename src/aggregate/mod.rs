@@ -1,0 +1,28 @@
+//! The statistics report's aggregates: counts and breakdowns computed in
+//! the audit's pass (`audit --report-json FILE`), that merge in any order
+//! (`pgn-arbiter report AGG.json... --json FILE`), so an archive can be cut
+//! into parts audited on other machines and the merged report equals the
+//! report of one run over the whole.
+//!
+//! Everything that depends on how the work was split (inputs, version,
+//! threads, seconds) is under the key `run`; every other key of the merged
+//! JSON equals that of one run (sorted keys; zero counts are left out).
+//!
+//! One concern a file:
+//!
+//! ```text
+//! model     the aggregate as JSON, its parts, and merging
+//! collect   the Aggregator sink: what it counts per game
+//! points    Art. 11 per event: standings as recorded and as the Laws give them, corrections
+//! ```
+
+mod collect;
+mod model;
+mod points;
+
+pub use collect::Aggregator;
+pub use model::{
+    merge_files, merge_texts, Aggregate, Bucket, Correction, EventPoints, ExampleRow, Games,
+    KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION, EVENT_PLAYER_CAP, EXAMPLES_PER_KIND,
+    NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
+};

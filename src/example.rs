@@ -1,0 +1,120 @@
+//! A finding as a person finds it: which game (counted from 1), who played
+//! it, the move as people write it, what happened in words, and a link
+//! where the game's `Site` is one. The printers (human summary, GitHub,
+//! SARIF, JUnit, the PGN export's notes) and the statistics report's
+//! examples all say it this way.
+
+use crate::finding::{Detail, Finding, Kind, Outcome, Via};
+use crate::pipeline::GameRecord;
+
+/// One finding, as a person reads it.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// The finding's kind.
+    pub kind: Kind,
+    /// The input's name in the reports.
+    pub file: String,
+    /// 1-based game number in its file.
+    pub game: u64,
+    /// 1-based line of the game's first byte.
+    pub line: u64,
+    /// The finding's ply (0 = start position).
+    pub ply: u32,
+    /// "White - Black, 2021.03.04"
+    pub players: String,
+    /// "2. Ke3", or "move 34, Black to move"
+    pub place: String,
+    /// What happened, in a few words.
+    pub what: String,
+    /// The game on its site, at the ply (Lichess), where `Site` is a URL.
+    pub link: Option<String>,
+}
+
+impl Example {
+    /// Finding `f` of `game`, written out.
+    pub fn new(game: &GameRecord<'_>, f: &Finding) -> Example {
+        let tags = game.report.tags.as_deref();
+        let tag = |n: &str| tags.and_then(|t| t.get(n)).unwrap_or("?").to_string();
+        let mut players = format!("{} - {}", tag("White"), tag("Black"));
+        if let Some(d) = tags.and_then(|t| t.get("Date")) {
+            players.push_str(", ");
+            players.push_str(d);
+        }
+        let side = if f.side.is_white() { "White" } else { "Black" };
+        let place = match &f.at.san {
+            Some(san) => f.at.move_text(f.side, san),
+            None => format!("move {}, {side} to move", f.at.move_number),
+        };
+        let link = tags
+            .and_then(|t| t.get("Site"))
+            .filter(|s| s.starts_with("https://") || s.starts_with("http://"))
+            .map(|s| {
+                if s.contains("lichess.org/") && !s.contains('#') {
+                    format!("{s}#{}", f.ply)
+                } else {
+                    s.to_string()
+                }
+            });
+        Example {
+            kind: f.kind,
+            file: game.file.to_string(),
+            game: game.index + 1,
+            line: game.report.line,
+            ply: f.ply,
+            players,
+            place,
+            what: describe(f),
+            link,
+        }
+    }
+
+    /// "file: game 18 (line 1234), 2. Ke3"
+    pub fn locus(&self) -> String {
+        format!(
+            "{}: game {} (line {}), {}",
+            self.file, self.game, self.line, self.place
+        )
+    }
+}
+
+/// What a finding says, in a few words.
+pub fn describe(f: &Finding) -> String {
+    let side = if f.side.is_white() { "White" } else { "Black" };
+    match (&f.detail, f.kind) {
+        (Detail::Invalid { reason, .. }, _) => reason.clone(),
+        (Detail::Missed { outcome, via }, kind) => {
+            let what = if kind == Kind::MissedThreefold {
+                "a draw by threefold repetition (9.2)"
+            } else {
+                "a draw by the 50-move rule (9.3)"
+            };
+            let how = match (via, &f.at.san) {
+                (Via::Announced, Some(san)) => {
+                    format!(" by announcing {}", f.at.move_text(f.side, san))
+                }
+                (Via::Announced, None) => " by announcing a move".to_string(),
+                (Via::Occurred, _) => " here".to_string(),
+            };
+            let then = match outcome {
+                Outcome::Lost => "played on and lost",
+                Outcome::Drew => "played on and drew",
+                Outcome::Won => "played on and won",
+                Outcome::Unknown => "played on",
+            };
+            format!("{side} could have claimed {what}{how}; {then}")
+        }
+        (Detail::None, kind) => kind.info().plain.to_string(),
+        (Detail::Dead { proof }, _) => {
+            format!(
+                "no checkmate possible any more (proof: {}): drawn",
+                proof.as_str()
+            )
+        }
+        (Detail::Unwinnable { winner, proof }, _) => format!(
+            "lost on time, but {} could not have mated (proof: {}): ½-½ (6.9)",
+            if winner.is_white() { "White" } else { "Black" },
+            proof.as_str()
+        ),
+        (Detail::WrongResult { reason }, _) => format!("{reason}; the Result tag disagrees"),
+    }
+}
