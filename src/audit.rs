@@ -8,7 +8,7 @@ use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position};
 
 use crate::facets::Facets;
 use crate::finding::{Detail, Finding, Spot};
-use crate::kind::{ByKind, Kind};
+use crate::kind::{ByKind, Kind, Severity};
 use crate::laws::{Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
 use crate::rules::dead::{Dead, DeadMode};
@@ -201,6 +201,16 @@ pub struct GameReport {
     /// What the statistics report breaks the game down by (read only when
     /// the auditor is asked to, see [`Auditor::with_facets`]).
     pub facets: Facets,
+}
+
+impl GameReport {
+    /// How serious finding `f` of this game is for a pipeline: its kind's
+    /// severity, an automatic draw scored as a win an error
+    /// ([`Kind::severity_for`]).
+    pub fn severity(&self, f: &Finding) -> Severity {
+        f.kind
+            .severity_for(self.tags.as_deref().and_then(|t| t.get("Result")))
+    }
 }
 
 /// Per-thread state, reused from game to game.

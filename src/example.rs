@@ -31,6 +31,16 @@ pub struct Example {
 }
 
 impl Example {
+    /// The finding as people read it in one line: "game 18 (line 1234),
+    /// 2. Ke3: what happened — White - Black, 2021.03.04" (GitHub, SARIF
+    /// and JUnit messages).
+    pub fn sentence(&self) -> String {
+        format!(
+            "game {} (line {}), {}: {} — {}",
+            self.game, self.line, self.place, self.what, self.players
+        )
+    }
+
     /// Finding `f` of `game`, written out.
     pub fn new(game: &GameRecord<'_>, f: &Finding) -> Example {
         let tags = game.report.tags.as_deref();

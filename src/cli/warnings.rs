@@ -4,9 +4,9 @@
 use std::io;
 
 use pgn_arbiter::audit::Status;
+use pgn_arbiter::example::Example;
 use pgn_arbiter::finding::Kind;
 use pgn_arbiter::pipeline::{GameRecord, InputOutcome, Sink};
-use pgn_arbiter::example::Example;
 use pgn_arbiter::text::thousands;
 
 use super::progress::Bar;

@@ -12,7 +12,8 @@
 //!
 //! Missed claims (`missed_threefold`, `missed_fifty_moves`) are warnings:
 //! a player may choose not to claim. An input that could not be read is an
-//! error too. The same split gives SARIF its levels ([`severity`]).
+//! error too. The same split gives SARIF its levels
+//! ([`crate::audit::GameReport::severity`]).
 //!
 //! The runner shows at most 10 error and 10 warning annotations per step,
 //! so at most 10 of each are printed, the most important first (input
@@ -23,7 +24,6 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use crate::audit::GameReport;
 use crate::example::Example;
 use crate::finding::Finding;
 use crate::gate::{self, Condition};
@@ -37,22 +37,6 @@ pub const MAX_PER_LEVEL: usize = 10;
 
 /// Examples per kind in the step summary.
 const SUMMARY_EXAMPLES: usize = 3;
-
-/// The severity of a finding of a game (see the module's documentation and
-/// [`Kind::severity_for`]).
-pub fn severity(report: &GameReport, f: &Finding) -> Severity {
-    f.kind
-        .severity_for(report.tags.as_deref().and_then(|t| t.get("Result")))
-}
-
-/// A finding as people read it in one line: "game 18 (line 1234), 2. Ke3:
-/// what happened — White - Black, 2021.03.04".
-pub fn sentence(e: &Example) -> String {
-    format!(
-        "game {} (line {}), {}: {} — {}",
-        e.game, e.line, e.place, e.what, e.players
-    )
-}
 
 /// One annotation kept for printing.
 struct Annotation {
@@ -133,7 +117,7 @@ impl GithubSink {
             f.kind.name(),
             f.kind.article(game.report.edition)
         );
-        let mut message = sentence(&e);
+        let mut message = e.sentence();
         if let Some(link) = &e.link {
             message.push('\n');
             message.push_str(link);
@@ -271,7 +255,7 @@ impl Sink for GithubSink {
         for f in &game.report.findings {
             self.seq += 1;
             let key = (1 + f.kind.info().importance, self.seq);
-            match severity(game.report, f) {
+            match game.report.severity(f) {
                 Severity::Error => self
                     .errors
                     .offer(key, || Self::annotation("error", game, f)),

@@ -30,7 +30,6 @@ use std::time::Instant;
 use crate::example::Example;
 use crate::finding::Kind;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
-use crate::report::github::sentence;
 use crate::text::escape_xml;
 
 /// Games listed in a failure.
@@ -190,7 +189,7 @@ impl Sink for JunitSink {
             let list = &mut suite.listed[f.kind.index()];
             if list.len() < MAX_LISTED {
                 let e = Example::new(game, f);
-                let mut line = sentence(&e);
+                let mut line = e.sentence();
                 if let Some(link) = &e.link {
                     line.push(' ');
                     line.push_str(link);

@@ -5,7 +5,7 @@
 //! * `ruleId` is the kind's name; the rule cites the article of the Laws
 //!   (2018 numbering; the dead position's 9.6 of the 2001 Laws as well).
 //! * `level` is `error` or `warning` as for GitHub annotations
-//!   ([`crate::report::github::severity`]); a rule's default level is that
+//!   ([`crate::audit::GameReport::severity`]); a rule's default level is that
 //!   of its usual case.
 //! * `locations[0].physicalLocation`: `artifactLocation.uri` is the input
 //!   as given (percent-encoded where a URI needs it: spaces, `%`, `:`,
@@ -31,7 +31,6 @@ use crate::finding::{side_name, Kind};
 use crate::kind::Severity;
 use crate::laws::Edition;
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
-use crate::report::github::{sentence, severity};
 
 /// The `$schema` written.
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -197,7 +196,7 @@ impl Sink for SarifSink {
         let end = end_line(start, game.text);
         for f in &game.report.findings {
             let e = Example::new(game, f);
-            let level = level(severity(game.report, f));
+            let level = level(game.report.severity(f));
             let fingerprint = match game.report.id {
                 Some(id) => format!("{id}/{}", f.kind.name()),
                 None => format!("{}@{}/{}", game.file, game.report.offset, f.kind.name()),
@@ -222,7 +221,7 @@ impl Sink for SarifSink {
                 "ruleId": f.kind.name(),
                 "ruleIndex": f.kind.index(),
                 "level": level,
-                "message": {"text": sentence(&e)},
+                "message": {"text": e.sentence()},
                 "locations": [{
                     "physicalLocation": {
                         "artifactLocation": {"uri": uri},
