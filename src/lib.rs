@@ -106,6 +106,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod san;
+pub mod sink;
 pub mod split;
 pub mod stats;
 
