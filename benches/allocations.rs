@@ -1,6 +1,6 @@
 //! Heap allocations per game and per move, counted by a counting global
 //! allocator: in the hot loop of one worker (split, read movetext, audit,
-//! as `pipeline::audit_piece` does it) and over a whole run (`Audit`, one
+//! as `pipeline::worker::audit_piece` does it) and over a whole run (`Audit`, one
 //! thread, findings to a sink that keeps nothing).
 //!
 //!   cargo bench --bench allocations -- FILE.pgn...

@@ -1,12 +1,14 @@
 //! Opening inputs: files (memory-mapped), `.zst` files and stdin
 //! (streamed; pzstd files decoded by several threads, see `input/frames.rs`),
-//! directories (walked for `*.pgn` and `*.pgn.zst`).
+//! directories (walked for `*.pgn` and `*.pgn.zst`). A stream is read
+//! ahead of the workers by a thread of its own (`input/reader.rs`).
 
 #[cfg(feature = "arrow")]
 pub mod columns;
 mod frames;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+pub(crate) mod reader;
 pub mod rows;
 
 use std::fs::File;
@@ -484,5 +486,15 @@ pub fn read_some(r: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result
                 return Err(e);
             }
         }
+    }
+}
+
+/// The length of a UTF-8 byte order mark at the start of `data` (0 or 3):
+/// it is not read as part of the first game.
+pub(crate) fn bom_len(data: &[u8]) -> usize {
+    if data.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
     }
 }

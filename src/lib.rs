@@ -118,6 +118,7 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod san;
+pub mod sink;
 pub mod split;
 pub mod stats;
 pub mod text;

@@ -1,0 +1,60 @@
+//! The work of one thread: the games of a chunk, split and audited.
+
+use std::cell::Cell;
+
+use crate::audit::{Auditor, GameReport, TagSet};
+use crate::laws::Laws;
+use crate::parse::MovetextReader;
+use crate::rules::dead::DeadMode;
+use crate::split::{EndState, Splitter};
+
+/// What every worker needs to audit a game.
+pub(super) type Settings = (Laws, DeadMode, TagSet, bool);
+
+/// Games of one chunk, audited on the guess that the chunk starts a game.
+/// Each report's `line` counts the newlines from `start` to the game.
+pub(super) struct Piece {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) reports: Vec<GameReport>,
+    pub(super) end_state: EndState,
+    /// Newlines in `start..end`.
+    pub(super) newlines: u64,
+}
+
+/// Splits and audits the games of `buf[start..end]`.
+pub(super) fn audit_piece(buf: &[u8], start: usize, end: usize, laws: &Settings) -> Piece {
+    let (laws, dead, tags, facets) = laws;
+    let mut auditor = Auditor::with_effort(*dead)
+        .with_tags(tags.clone())
+        .with_facets(*facets);
+    let next = Cell::new(&[][..]);
+    let mut movetext = MovetextReader::new(&next);
+    let bytes = &buf[start..end];
+    let mut splitter = Splitter::new(bytes);
+    let mut reports = Vec::new();
+    // newlines from `start` to the last game seen
+    let (mut lines, mut counted) = (0u64, 0usize);
+    while let Some(game) = splitter.next() {
+        let mut report = auditor.audit_with(&game, *laws, &mut movetext);
+        lines += newlines(&bytes[counted..game.offset]);
+        counted = game.offset;
+        report.line = lines;
+        report.offset += start as u64;
+        reports.push(report);
+        splitter.recycle(game);
+    }
+    let end_state = splitter.end_state().cloned().unwrap_or_default();
+    Piece {
+        start,
+        end,
+        reports,
+        end_state,
+        newlines: lines + newlines(&bytes[counted..]),
+    }
+}
+
+/// The newlines in `bytes`.
+pub(super) fn newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
