@@ -5,9 +5,7 @@
 //! the comments. `Pi` is the position after the i-th half-move (P0 = start),
 //! `ply` in a finding is that i, and `side` is the colour to move in Pi.
 
-mod common;
-
-use common::{audit as audit_with, one};
+use crate::util::{audit as audit_with, one};
 use serde_json::Value;
 
 fn audit(pgn: &str) -> Vec<Value> {

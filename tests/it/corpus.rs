@@ -6,14 +6,12 @@
 //!
 //! Each test needs the shared corpus (`../shared/` or `PGN_ARBITER_SHARED`)
 //! and some python: without them it is skipped with a `SKIPPED` line (see
-//! `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
+//! `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{shared, Needs};
+use crate::util::{self, shared, Needs};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
@@ -259,7 +257,7 @@ fn edge_files_run_cleanly() {
 /// (name suffix, path) for line, game_id, FEN and move checks.
 fn check_findings(jsonl: &Path, pgns: &[(String, PathBuf)]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut cmd = common::python();
+    let mut cmd = util::python();
     cmd.arg(root.join("tests/check_findings.py"))
         .arg(root.join("docs/findings.schema.json"))
         .arg(jsonl);
@@ -344,7 +342,7 @@ fn findings_equal_the_oracle_on_a_sample() {
             }
             None => f.clone(),
         };
-        let out = common::python()
+        let out = util::python()
             .arg(tools.join("oracle.py"))
             .arg("--name")
             .arg(&name)
@@ -359,7 +357,7 @@ fn findings_equal_the_oracle_on_a_sample() {
         let run = audit(&[f.as_path()], &[]);
         let candidate = dir.path().join(format!("cand{i}.jsonl"));
         std::fs::write(&candidate, &run.jsonl).unwrap();
-        let cmp = common::python()
+        let cmp = util::python()
             .arg(tools.join("compare.py"))
             .arg(&reference)
             .arg(&candidate)

@@ -7,16 +7,15 @@
 //!
 //! The read-back needs python with pyarrow and duckdb; the corpus file
 //! needs the shared corpus (`../shared/` or `PGN_ARBITER_SHARED`). Without
-//! them it is skipped with a `SKIPPED` line (see `common::Needs`), or fails
+//! them it is skipped with a `SKIPPED` line (see `util::Needs`), or fails
 //! when `PGN_ARBITER_REQUIRE_ALL` is set.
-#![cfg(feature = "parquet")]
-
-mod common;
+//!
+//! Built with `--features parquet` only (see `main.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{shared, Needs};
+use crate::util::{self, shared, Needs};
 
 const MODULES: [&str; 2] = ["pyarrow", "duckdb"];
 
@@ -64,7 +63,7 @@ fn audit_and_check(paths: &[PathBuf], extra: &[&str]) -> String {
     args.extend_from_slice(extra);
     let run = audit(&args, paths);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    let mut cmd = common::python();
+    let mut cmd = util::python();
     cmd.arg(root().join("tests/check_parquet.py"))
         .arg(&jsonl)
         .arg(&parquet);

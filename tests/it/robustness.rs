@@ -5,13 +5,13 @@
 //! wrong-cut repair of `pipeline`). A deterministic generator, so a failure
 //! names the seed that shows it.
 
-mod common;
-
 use std::io;
 
 use pgn_arbiter::audit::{DeadEffort, GameId, GameReport, Laws, TagSet};
 use pgn_arbiter::input::{InputPath, NamedInput};
 use pgn_arbiter::pipeline::{Config, GameRecord, Pipeline, Sink};
+
+use crate::util;
 
 struct Collect(Vec<(u64, GameReport)>);
 
@@ -98,7 +98,7 @@ fn pzstd(input: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut from = 0;
     for to in cuts {
         let frame = zstd::encode_all(&input[from..to], 1).unwrap();
-        common::push_pzstd_frame(&mut out, &frame);
+        util::push_pzstd_frame(&mut out, &frame);
         from = to;
     }
     out

@@ -6,14 +6,12 @@
 //! The read-back needs python with python-chess and jsonschema, and
 //! pgn-extract; its corpus files need the shared corpus (`../shared/` or
 //! `PGN_ARBITER_SHARED`). Without them it is skipped with a `SKIPPED` line
-//! (see `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
+//! (see `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{shared, Needs};
+use crate::util::{self, shared, Needs};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
@@ -123,7 +121,7 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
     {
         return;
     }
-    let extract = common::pgn_extract().unwrap();
+    let extract = util::pgn_extract().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let tiny = dir.path().join("tiny.pgn");
     std::fs::write(&tiny, [MISSED, MATE_DRAWN, FLAG, ILLEGAL].concat()).unwrap();
@@ -157,7 +155,7 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
             .output()
             .unwrap();
         assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-        let check = common::python()
+        let check = util::python()
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_export.py"))
             .arg(&jsonl)
             .arg(&x)

@@ -3,11 +3,11 @@
 //! several threads: the findings must be those of the plain file, and a
 //! corrupt frame must end the input with an error at that frame.
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
+
+use crate::util;
 
 /// The bundled sample: 4,000 games, 2.7 MB, 73 findings.
 fn sample() -> Vec<u8> {
@@ -37,7 +37,7 @@ fn pzstd(data: &[u8], cuts: &[usize], corrupt: Option<usize>) -> Vec<u8> {
                 *b ^= 0x5a;
             }
         }
-        common::push_pzstd_frame(&mut out, &frame);
+        util::push_pzstd_frame(&mut out, &frame);
         from = to;
     }
     out

@@ -4,9 +4,7 @@
 //!
 //! The tests on real games need the shared corpus (`../shared/` or
 //! `PGN_ARBITER_SHARED`): without it they are skipped with a `SKIPPED` line
-//! (see `common::Needs`), or fail when `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
+//! (see `util::Needs`), or fail when `PGN_ARBITER_REQUIRE_ALL` is set.
 
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -15,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-use common::{shared, Needs};
+use crate::util::{shared, Needs};
 
 /// Black can claim threefold by announcing 4... Ng8, plays it and loses.
 const REPEAT: &str = "[Event \"inserted\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\

@@ -3,9 +3,7 @@
 //! outcome) that the hand analysis in its comment gives. Plies count
 //! positions: P0 is the start, Pi the position after the i-th half-move.
 
-mod common;
-
-use common::{audit, of_kind, one};
+use crate::util::{audit, of_kind, one};
 use serde_json::Value;
 
 fn game(date: &str, result: &str, fen: Option<&str>, moves: &str) -> String {

@@ -1,4 +1,4 @@
-//! Helpers the integration tests share (each test binary uses a part).
+//! Helpers the integration tests' modules share.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -391,12 +391,11 @@ impl Needs {
     }
 }
 
-/// `test_binary::test_name` of the running test (libtest names each test's
-/// thread after it).
+/// `module::test_name` of the running test, as libtest names it (and the
+/// test's thread after it): `corpus::edge_files_run_cleanly`.
 pub fn test_name() -> String {
-    let binary = env!("CARGO_CRATE_NAME");
     match std::thread::current().name() {
-        Some(name) if name != "main" => format!("{binary}::{name}"),
-        _ => binary.to_string(),
+        Some(name) if name != "main" => name.to_string(),
+        _ => env!("CARGO_CRATE_NAME").to_string(),
     }
 }

@@ -4,14 +4,13 @@
 //! `file`, `offset`, `line`, `game_id`), with `game` the row's index. The
 //! Parquet files are written by pyarrow (`tests/hf_parquet.py`), as the
 //! dataset's are.
-#![cfg(feature = "parquet")]
-
-mod common;
+//!
+//! Built with `--features parquet` only (see `main.rs`).
 
 use std::path::Path;
 use std::process::Command;
 
-use common::Needs;
+use crate::util::{self, Needs};
 use serde_json::Value;
 
 fn bin() -> Command {
@@ -19,13 +18,13 @@ fn bin() -> Command {
 }
 
 fn findings(path: &Path) -> Vec<Value> {
-    common::audit_path(path, &[])
+    util::audit_path(path, &[])
 }
 
 /// Writes `pgn`'s games as Parquet (and the same games as PGN beside it).
 fn hf_parquet(pgn: &Path, dir: &Path, extra: &[&str]) -> std::path::PathBuf {
     let parquet = dir.join("games.parquet");
-    let out = common::python()
+    let out = util::python()
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hf_parquet.py"))
         .arg(pgn)
         .arg(&parquet)
@@ -75,7 +74,7 @@ fn a_parquet_file_gives_the_findings_of_the_same_games_as_pgn() {
     {
         let text = std::process::Command::new("zstd")
             .arg("-dc")
-            .arg(common::shared().join("data/online-lichess.pgn.zst"))
+            .arg(util::shared().join("data/online-lichess.pgn.zst"))
             .output()
             .unwrap();
         let pgn = dir.path().join("lichess.pgn");

@@ -9,15 +9,13 @@
 //! aggregate are left in `target/tmp/html_report/`; with `PGN_ARBITER_UPDATE_SCREENSHOT=1` the
 //! screenshot is also written to `docs/report.png`.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Needs;
+use crate::util::{self, Needs};
 use pgn_arbiter::aggregate::Aggregate;
 use pgn_arbiter::report::html::render;
 use serde_json::{json, Value};
@@ -272,7 +270,7 @@ fn check_offline(html: &str) {
 /// network): its stdout and stderr.
 fn chromium(page: &Path, args: &[&str]) -> (String, String) {
     let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new(common::chromium().expect("chromium"))
+    let mut child = Command::new(util::chromium().expect("chromium"))
         .args([
             "--headless",
             "--no-sandbox",

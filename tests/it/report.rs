@@ -2,12 +2,10 @@
 //! aggregates of parts equals `--report-json` of one run over the whole,
 //! every key but `run` (sorted keys), and its figures are the summary's.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::Needs;
+use crate::util::{self, Needs};
 use serde_json::Value;
 
 fn bin() -> Command {
@@ -160,7 +158,7 @@ fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
     if !Needs::test().shared("data").met() {
         return;
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(common::shared().join("data"))
+    let mut files: Vec<PathBuf> = std::fs::read_dir(util::shared().join("data"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.to_string_lossy().ends_with(".pgn.zst"))
