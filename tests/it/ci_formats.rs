@@ -138,10 +138,9 @@ impl Sink for Collect {
     }
 }
 
+/// [`util::write`], the path as the `String` that `Audit::run` takes.
 fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    util::write(dir, name, text).to_str().unwrap().to_string()
 }
 
 /// Audits `paths` on one thread into `sinks`.
@@ -156,7 +155,7 @@ fn line_after(before: &str) -> u64 {
 }
 
 fn lichess() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    util::root()
         .join("data/lichess-2000.pgn")
         .to_str()
         .unwrap()

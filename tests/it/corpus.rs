@@ -8,14 +8,8 @@
 //! and some python: without them it is skipped with a `SKIPPED` line (see
 //! `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
+use crate::util::{self, bin, shared, Needs};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use crate::util::{self, shared, Needs};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
 
 struct Run {
     code: i32,
@@ -256,7 +250,7 @@ fn edge_files_run_cleanly() {
 /// Runs tests/check_findings.py over `jsonl` with the plain PGN files given
 /// (name suffix, path) for line, game_id, FEN and move checks.
 fn check_findings(jsonl: &Path, pgns: &[(String, PathBuf)]) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = util::root();
     let mut cmd = util::python();
     cmd.arg(root.join("tests/check_findings.py"))
         .arg(root.join("docs/findings.schema.json"))

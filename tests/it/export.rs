@@ -9,17 +9,8 @@
 //! (see `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::util::{self, shared, Needs};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use crate::util::{self, bin, root, shared, text, Needs};
 
 /// Black can announce 4... Ng8 (threefold) and loses: a missed claim.
 const MISSED: &str = "[Event \"m\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
@@ -125,7 +116,7 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
     let dir = tempfile::tempdir().unwrap();
     let tiny = dir.path().join("tiny.pgn");
     std::fs::write(&tiny, [MISSED, MATE_DRAWN, FLAG, ILLEGAL].concat()).unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = root().join("data");
     let twic = dir.path().join("twic-2000.pgn");
     let zst = std::fs::File::open(data.join("twic-2000.pgn.zst")).unwrap();
     std::fs::write(&twic, zstd::decode_all(zst).unwrap()).unwrap();
@@ -156,7 +147,7 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
             .unwrap();
         assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
         let check = util::python()
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_export.py"))
+            .arg(root().join("tests/check_export.py"))
             .arg(&jsonl)
             .arg(&x)
             .arg(format!("{name}={}", path.display()))

@@ -8,14 +8,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::util;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
+use crate::util::{self, bin, root};
 
 fn sample() -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn")).unwrap()
+    std::fs::read(root().join("data/lichess-2000.pgn")).unwrap()
 }
 
 /// `audit --summary-json -` over `args`: exit code, summary, stderr.
@@ -60,7 +56,7 @@ fn process_substitution_of_a_zstd_stream_is_decoded() {
     std::fs::write(&zst, zstd::encode_all(&sample()[..], 3).unwrap()).unwrap();
     let script = format!(
         "{} audit --quiet --summary-json - <(cat {})",
-        env!("CARGO_BIN_EXE_pgn-arbiter"),
+        util::BIN,
         zst.display()
     );
     let (code, v, stderr) = summary(Command::new("bash").args(["-c", &script]));

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{self, Needs};
+use crate::util::{self, bin, root, text, Needs};
 use pgn_arbiter::aggregate::Aggregate;
 use pgn_arbiter::report::html::render;
 use serde_json::{json, Value};
@@ -42,19 +42,14 @@ const KINDS: [&str; 8] = [
 fn aggregate_of_data(dir: &Path) -> (Aggregate, Value) {
     let path = dir.join("agg.json");
     // from the repository, so that the inputs are named as a user names them
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = bin()
+        .current_dir(root())
         .args(["audit", "--quiet", "--report-json"])
         .arg(&path)
         .arg("data/")
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let bytes = std::fs::read(&path).unwrap();
     let agg: Aggregate = serde_json::from_slice(&bytes).unwrap();
     let json: Value = serde_json::from_slice(&bytes).unwrap();
@@ -414,7 +409,7 @@ fn page_of_the_bundled_data_in_chromium_shows_the_figures_of_the_json() {
     let bytes = std::fs::read(&shot).unwrap_or_else(|e| panic!("no screenshot ({e}): {log}"));
     assert_eq!(png_size(&bytes), (1280, 2400));
     if std::env::var_os("PGN_ARBITER_UPDATE_SCREENSHOT").is_some_and(|v| v != "0") {
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.png");
+        let docs = root().join("docs/report.png");
         std::fs::write(docs, &bytes).unwrap();
     }
 }

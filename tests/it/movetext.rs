@@ -84,7 +84,7 @@ fn read(path: &Path) -> Vec<u8> {
 }
 
 fn sample() -> Vec<(String, Vec<u8>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let root = util::root().join("data");
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&root).unwrap() {
         let path = entry.unwrap().path();

@@ -13,9 +13,9 @@
 //! Built with `--features parquet` only (see `main.rs`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::util::{self, shared, Needs};
+use crate::util::{self, bin, root, shared, text, Needs};
 
 const MODULES: [&str; 2] = ["pyarrow", "duckdb"];
 
@@ -35,16 +35,8 @@ const EVERY_KIND: &str = "[Event \"m\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \
 [Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
 1. f3 e5 2. g4 Qh4# 1-0\n\n";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn audit(args: &[&str], paths: &[PathBuf]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    bin()
         .arg("audit")
         .arg("--quiet")
         .args(args)

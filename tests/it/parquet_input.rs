@@ -8,14 +8,9 @@
 //! Built with `--features parquet` only (see `main.rs`).
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::util::{self, Needs};
+use crate::util::{self, bin, root, Needs};
 use serde_json::Value;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
 
 fn findings(path: &Path) -> Vec<Value> {
     util::audit_path(path, &[])
@@ -25,7 +20,7 @@ fn findings(path: &Path) -> Vec<Value> {
 fn hf_parquet(pgn: &Path, dir: &Path, extra: &[&str]) -> std::path::PathBuf {
     let parquet = dir.join("games.parquet");
     let out = util::python()
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hf_parquet.py"))
+        .arg(root().join("tests/hf_parquet.py"))
         .arg(pgn)
         .arg(&parquet)
         .args(extra)
@@ -66,7 +61,7 @@ fn a_parquet_file_gives_the_findings_of_the_same_games_as_pgn() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn");
+    let sample = root().join("data/lichess-2000.pgn");
     assert!(assert_same_findings(&hf_parquet(&sample, dir.path(), &[])) > 0);
     if Needs::check("the shared Lichess file")
         .shared("data/online-lichess.pgn.zst")
@@ -91,7 +86,7 @@ fn a_parquet_file_without_movetext_is_named_with_what_it_lacks() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn");
+    let sample = root().join("data/lichess-2000.pgn");
     let parquet = hf_parquet(&sample, dir.path(), &["--no-movetext"]);
     let out = bin()
         .args(["audit", "--quiet", "--jsonl", "-"])

@@ -29,9 +29,9 @@ fn the_python_package_passes_its_pytest_suite() {
             "no:cacheprovider",
             "python/tests",
         ])
-        .env("PGN_ARBITER_BIN", env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .env("PGN_ARBITER_BIN", util::BIN)
         .env("PGN_ARBITER_SHARED", util::shared())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(util::root())
         .output()
         .unwrap();
     assert!(

@@ -137,11 +137,7 @@ fn same(a: &[(u64, GameReport)], b: &[(u64, GameReport)]) -> bool {
 
 #[test]
 fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
-    let sample = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/lichess-2000.pgn"
-    ))
-    .unwrap();
+    let sample = std::fs::read(util::root().join("data/lichess-2000.pgn")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let sequential = Config {
         laws: Laws::Auto,
@@ -239,11 +235,9 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
 fn a_game_split_again_keeps_the_blanks_before_its_first_tag() {
     use pgn_arbiter::pipeline::for_each_game;
     use pgn_arbiter::Audit;
-    let data = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/fuzz-tag-line-with-leading-blanks.pgn"
-    ))
-    .unwrap();
+    let data =
+        std::fs::read(util::root().join("tests/fixtures/fuzz-tag-line-with-leading-blanks.pgn"))
+            .unwrap();
     let games = |chunk: usize, region: usize, threads: usize| {
         let mut v = Vec::new();
         let mut sink = for_each_game(|g| v.push((g.report.offset, g.report.len, g.index)));

@@ -7,8 +7,6 @@
 //! `PGN_ARBITER_SHARED`): without it that part is skipped with a `SKIPPED`
 //! line (see `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
-use std::path::Path;
-
 use crate::util::{self, Needs};
 
 use pgn_arbiter::parse::Mainline;
@@ -127,7 +125,7 @@ fn compare_file(bytes: &[u8], compared: &mut u64) {
 
 #[test]
 fn resolve_answers_as_shakmaty_to_move() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = util::root();
     let mut compared = 0;
     let sample = std::fs::read(root.join("data/lichess-2000.pgn")).unwrap();
     // a part of the sample is enough for the many variants per position

@@ -241,7 +241,7 @@ fn a_game_that_locks_its_pawns_is_dead_from_that_ply_blocked() {
 /// the others (exit 2).
 #[test]
 fn position_subcommand_answers_each_side_and_names_bad_fens() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    let out = util::bin()
         .args([
             "position",
             "--json",
