@@ -13,7 +13,6 @@ mod export;
 mod gate;
 mod hostile;
 mod html_report;
-mod laws;
 mod movetext;
 #[cfg(feature = "parquet")]
 mod parquet;
