@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the oracle's findings for each PGN file of data/, the expected
-# answers of tests/bundled.rs:
+# answers of tests/it/bundled.rs:
 #
 #   data/lichess-2000.pgn     -> data/expected/lichess-2000.oracle.jsonl
 #   data/twic-2000.pgn.zst    -> data/expected/twic-2000.oracle.jsonl

@@ -8,9 +8,7 @@
 //! The package is built when it is installed: after changing the Rust code,
 //! `pip install ./python` again before this test means anything.
 
-mod common;
-
-use common::Needs;
+use crate::util::{self, Needs};
 
 #[test]
 fn the_python_package_passes_its_pytest_suite() {
@@ -22,7 +20,7 @@ fn the_python_package_passes_its_pytest_suite() {
     {
         return;
     }
-    let out = common::python()
+    let out = util::python()
         .args([
             "-m",
             "pytest",
@@ -31,9 +29,9 @@ fn the_python_package_passes_its_pytest_suite() {
             "no:cacheprovider",
             "python/tests",
         ])
-        .env("PGN_ARBITER_BIN", env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .env("PGN_ARBITER_SHARED", common::shared())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PGN_ARBITER_BIN", util::BIN)
+        .env("PGN_ARBITER_SHARED", util::shared())
+        .current_dir(util::root())
         .output()
         .unwrap();
     assert!(

@@ -7,16 +7,15 @@
 //!
 //! The read-back needs python with pyarrow and duckdb; the corpus file
 //! needs the shared corpus (`../shared/` or `PGN_ARBITER_SHARED`). Without
-//! them it is skipped with a `SKIPPED` line (see `common::Needs`), or fails
+//! them it is skipped with a `SKIPPED` line (see `util::Needs`), or fails
 //! when `PGN_ARBITER_REQUIRE_ALL` is set.
-#![cfg(feature = "parquet")]
-
-mod common;
+//!
+//! Built with `--features parquet` only (see `main.rs`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{shared, Needs};
+use crate::util::{self, bin, root, shared, text, Needs};
 
 const MODULES: [&str; 2] = ["pyarrow", "duckdb"];
 
@@ -36,16 +35,8 @@ const EVERY_KIND: &str = "[Event \"m\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \
 [Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
 1. f3 e5 2. g4 Qh4# 1-0\n\n";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn audit(args: &[&str], paths: &[PathBuf]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    bin()
         .arg("audit")
         .arg("--quiet")
         .args(args)
@@ -64,7 +55,7 @@ fn audit_and_check(paths: &[PathBuf], extra: &[&str]) -> String {
     args.extend_from_slice(extra);
     let run = audit(&args, paths);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    let mut cmd = common::python();
+    let mut cmd = util::python();
     cmd.arg(root().join("tests/check_parquet.py"))
         .arg(&jsonl)
         .arg(&parquet);

@@ -6,18 +6,10 @@
 //!
 //! Each test needs the shared corpus (`../shared/` or `PGN_ARBITER_SHARED`)
 //! and some python: without them it is skipped with a `SKIPPED` line (see
-//! `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
+//! `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
-mod common;
-
+use crate::util::{self, bin, shared, Needs};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use common::{shared, Needs};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
 
 struct Run {
     code: i32,
@@ -258,8 +250,8 @@ fn edge_files_run_cleanly() {
 /// Runs tests/check_findings.py over `jsonl` with the plain PGN files given
 /// (name suffix, path) for line, game_id, FEN and move checks.
 fn check_findings(jsonl: &Path, pgns: &[(String, PathBuf)]) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut cmd = common::python();
+    let root = util::root();
+    let mut cmd = util::python();
     cmd.arg(root.join("tests/check_findings.py"))
         .arg(root.join("docs/findings.schema.json"))
         .arg(jsonl);
@@ -344,7 +336,7 @@ fn findings_equal_the_oracle_on_a_sample() {
             }
             None => f.clone(),
         };
-        let out = common::python()
+        let out = util::python()
             .arg(tools.join("oracle.py"))
             .arg("--name")
             .arg(&name)
@@ -359,7 +351,7 @@ fn findings_equal_the_oracle_on_a_sample() {
         let run = audit(&[f.as_path()], &[]);
         let candidate = dir.path().join(format!("cand{i}.jsonl"));
         std::fs::write(&candidate, &run.jsonl).unwrap();
-        let cmp = common::python()
+        let cmp = util::python()
             .arg(tools.join("compare.py"))
             .arg(&reference)
             .arg(&candidate)

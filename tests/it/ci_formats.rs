@@ -18,10 +18,8 @@
 //!
 //! The python parts need python3 with jsonschema and junitparser, and the
 //! SARIF schema (`.ci/run` installs them): without them those checks are
-//! skipped with a `SKIPPED` line (see `common::Needs`), or fail when
+//! skipped with a `SKIPPED` line (see `util::Needs`), or fail when
 //! `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
 
 use std::cell::RefCell;
 use std::io::{self, Write};
@@ -39,7 +37,7 @@ use pgn_arbiter::report::sarif::{file_uri, SarifSink};
 use pgn_arbiter::text::{escape_data, escape_property};
 use pgn_arbiter::{Audit, Kind};
 
-use common::Needs;
+use crate::util::{self, Needs};
 
 // ---------------------------------------------------------------------------
 // Games (see tests/gate.rs and tests/rules.rs for how each is judged)
@@ -141,10 +139,9 @@ impl Sink for Collect {
     }
 }
 
+/// [`util::write`], the path as the `String` that `Audit::run` takes.
 fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    util::write(dir, name, text).to_str().unwrap().to_string()
 }
 
 /// Audits `paths` on one thread into `sinks`.
@@ -159,7 +156,7 @@ fn line_after(before: &str) -> u64 {
 }
 
 fn lichess() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    util::root()
         .join("data/lichess-2000.pgn")
         .to_str()
         .unwrap()
@@ -168,7 +165,7 @@ fn lichess() -> String {
 
 /// Runs a python script with arguments; (success, stdout, stderr).
 fn python(script: &str, args: &[&str]) -> (bool, String, String) {
-    let out = common::python()
+    let out = util::python()
         .arg("-c")
         .arg(script)
         .args(args)
@@ -647,7 +644,7 @@ fn validate(dir: &Path, name: &str, doc: &Value) -> (bool, String) {
     let (ok, stdout, stderr) = python(
         VALIDATE,
         &[
-            common::sarif_schema().to_str().unwrap(),
+            util::sarif_schema().to_str().unwrap(),
             path.to_str().unwrap(),
         ],
     );

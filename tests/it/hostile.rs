@@ -4,18 +4,14 @@
 //! hanging the run; input compressed otherwise than with zstd is refused
 //! with a message that says what to do; absurd thread counts are capped.
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
+use crate::util::{self, bin, root};
 
 fn sample() -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn")).unwrap()
+    std::fs::read(root().join("data/lichess-2000.pgn")).unwrap()
 }
 
 /// `audit --summary-json -` over `args`: exit code, summary, stderr.
@@ -60,7 +56,7 @@ fn process_substitution_of_a_zstd_stream_is_decoded() {
     std::fs::write(&zst, zstd::encode_all(&sample()[..], 3).unwrap()).unwrap();
     let script = format!(
         "{} audit --quiet --summary-json - <(cat {})",
-        env!("CARGO_BIN_EXE_pgn-arbiter"),
+        util::BIN,
         zst.display()
     );
     let (code, v, stderr) = summary(Command::new("bash").args(["-c", &script]));
@@ -355,7 +351,7 @@ fn lone_cr_line_endings_are_line_ends() {
 fn tag_escapes_are_decoded_in_the_reports() {
     let pgn = "[Event \"a \\\"quoted\\\" \\\\ name\"]\n[White \"W\"]\n[Black \"B\"]\n\
                [Result \"1-0\"]\n[FEN \"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1\"]\n\n1. Qf7 1-0\n\n";
-    let findings = common::audit(pgn, &["--tags", "Event"]);
+    let findings = util::audit(pgn, &["--tags", "Event"]);
     assert!(!findings.is_empty());
     assert_eq!(findings[0]["Event"], "a \"quoted\" \\ name");
 }

@@ -5,8 +5,6 @@
 //! wrong-cut repair of `pipeline`). A deterministic generator, so a failure
 //! names the seed that shows it.
 
-mod common;
-
 use std::io;
 
 use pgn_arbiter::audit::{GameId, GameReport, TagSet};
@@ -14,6 +12,8 @@ use pgn_arbiter::input::{InputPath, NamedInput};
 use pgn_arbiter::pipeline::{Config, GameRecord, Pipeline, Sink};
 use pgn_arbiter::DeadMode;
 use pgn_arbiter::Laws;
+
+use crate::util;
 
 struct Collect(Vec<(u64, GameReport)>);
 
@@ -100,7 +100,7 @@ fn pzstd(input: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut from = 0;
     for to in cuts {
         let frame = zstd::encode_all(&input[from..to], 1).unwrap();
-        common::push_pzstd_frame(&mut out, &frame);
+        util::push_pzstd_frame(&mut out, &frame);
         from = to;
     }
     out
@@ -139,11 +139,7 @@ fn same(a: &[(u64, GameReport)], b: &[(u64, GameReport)]) -> bool {
 
 #[test]
 fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
-    let sample = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/lichess-2000.pgn"
-    ))
-    .unwrap();
+    let sample = std::fs::read(util::root().join("data/lichess-2000.pgn")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let sequential = Config {
         laws: Laws::Auto,
@@ -241,11 +237,9 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
 fn a_game_split_again_keeps_the_blanks_before_its_first_tag() {
     use pgn_arbiter::pipeline::for_each_game;
     use pgn_arbiter::Audit;
-    let data = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/fuzz-tag-line-with-leading-blanks.pgn"
-    ))
-    .unwrap();
+    let data =
+        std::fs::read(util::root().join("tests/fixtures/fuzz-tag-line-with-leading-blanks.pgn"))
+            .unwrap();
     let games = |chunk: usize, region: usize, threads: usize| {
         let mut v = Vec::new();
         let mut sink = for_each_game(|g| v.push((g.report.offset, g.report.len, g.index)));

@@ -2,17 +2,10 @@
 //! aggregates of parts equals `--report-json` of one run over the whole,
 //! every key but `run` (sorted keys), and its figures are the summary's.
 
-mod common;
-
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::Needs;
+use crate::util::{self, bin, root, Needs};
 use serde_json::Value;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
 
 /// `audit --report-json` over `paths`: the aggregate.
 fn aggregate(dir: &Path, name: &str, paths: &[PathBuf], extra: &[&str]) -> PathBuf {
@@ -72,7 +65,7 @@ fn merge_equals_whole(dir: &Path, parts: &[Vec<PathBuf>], extra: &[&str]) -> Val
 #[test]
 fn parts_of_the_bundled_data_merge_into_the_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = root().join("data");
     let parts = vec![
         vec![data.join("twic-2000.pgn.zst")],
         vec![data.join("lichess-2000.pgn")],
@@ -160,7 +153,7 @@ fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
     if !Needs::test().shared("data").met() {
         return;
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(common::shared().join("data"))
+    let mut files: Vec<PathBuf> = std::fs::read_dir(util::shared().join("data"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.to_string_lossy().ends_with(".pgn.zst"))
@@ -192,7 +185,7 @@ fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
 #[test]
 fn html_from_the_audit_and_from_merged_parts_show_the_same_figures() {
     let dir = tempfile::tempdir().unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = root().join("data");
     let whole = dir.path().join("whole.html");
     let run = bin()
         .args(["audit", "--quiet", "--html"])

@@ -4,13 +4,11 @@
 //! comment. Compared game by game on the bundled sample, on the whole shared
 //! corpus and every edge-case file, and on movetexts mangled at random with
 //! the bytes that steer pgn-reader. The shared corpus is needed for the
-//! second test (see `common::Needs`).
-
-mod common;
+//! second test (see `util::Needs`).
 
 use std::path::Path;
 
-use common::Needs;
+use crate::util::{self, Needs};
 
 use pgn_arbiter::movetext::scan;
 use pgn_arbiter::parse::{Mainline, MovetextMap};
@@ -86,7 +84,7 @@ fn read(path: &Path) -> Vec<u8> {
 }
 
 fn sample() -> Vec<(String, Vec<u8>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let root = util::root().join("data");
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&root).unwrap() {
         let path = entry.unwrap().path();
@@ -114,7 +112,7 @@ fn the_scanner_reads_the_shared_corpus_and_edge_files_as_pgn_reader() {
     if !Needs::test().shared("data").met() {
         return;
     }
-    let data = common::shared().join("data");
+    let data = util::shared().join("data");
     let mut paths = Vec::new();
     for dir in [data.clone(), data.join("edge")] {
         for entry in std::fs::read_dir(dir).unwrap() {

@@ -6,22 +6,11 @@
 //! The read-back needs python with python-chess and jsonschema, and
 //! pgn-extract; its corpus files need the shared corpus (`../shared/` or
 //! `PGN_ARBITER_SHARED`). Without them it is skipped with a `SKIPPED` line
-//! (see `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
+//! (see `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{shared, Needs};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use crate::util::{self, bin, root, shared, text, Needs};
 
 /// Black can announce 4... Ng8 (threefold) and loses: a missed claim.
 const MISSED: &str = "[Event \"m\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
@@ -123,11 +112,11 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
     {
         return;
     }
-    let extract = common::pgn_extract().unwrap();
+    let extract = util::pgn_extract().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let tiny = dir.path().join("tiny.pgn");
     std::fs::write(&tiny, [MISSED, MATE_DRAWN, FLAG, ILLEGAL].concat()).unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = root().join("data");
     let twic = dir.path().join("twic-2000.pgn");
     let zst = std::fs::File::open(data.join("twic-2000.pgn.zst")).unwrap();
     std::fs::write(&twic, zstd::decode_all(zst).unwrap()).unwrap();
@@ -157,8 +146,8 @@ fn exported_real_games_read_back_in_python_chess_and_pgn_extract() {
             .output()
             .unwrap();
         assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-        let check = common::python()
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_export.py"))
+        let check = util::python()
+            .arg(root().join("tests/check_export.py"))
             .arg(&jsonl)
             .arg(&x)
             .arg(format!("{name}={}", path.display()))

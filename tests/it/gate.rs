@@ -3,7 +3,9 @@
 //! condition named with its figure, and findings a person can act on.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use crate::util::{bin, text, write};
 
 /// Black can claim threefold by announcing 4... Ng8 (the start position a
 /// third time), plays it on the board and loses.
@@ -17,28 +19,14 @@ const ILLEGAL: &str =
 const CLEAN: &str =
     "[Event \"t\"]\n[White \"E\"]\n[Black \"F\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n";
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn file(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
 fn audit(args: &[&str]) -> Output {
     bin().arg("audit").args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]
 fn findings_alone_never_fail_a_run() {
     let dir = tempfile::tempdir().unwrap();
-    let p = file(dir.path(), "a.pgn", &[REPEAT, ILLEGAL].concat());
+    let p = write(dir.path(), "a.pgn", [REPEAT, ILLEGAL].concat());
     let out = audit(&["--quiet", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
 }
@@ -47,10 +35,10 @@ fn findings_alone_never_fail_a_run() {
 fn a_condition_that_holds_exits_1_and_says_which_with_its_figure() {
     let dir = tempfile::tempdir().unwrap();
     // 4 games: 1 repetition, 1 invalid, 2 clean
-    let p = file(
+    let p = write(
         dir.path(),
         "a.pgn",
-        &[REPEAT, ILLEGAL, CLEAN, CLEAN].concat(),
+        [REPEAT, ILLEGAL, CLEAN, CLEAN].concat(),
     );
     let p = p.to_str().unwrap();
     for (list, code) in [
@@ -102,7 +90,7 @@ fn a_condition_that_holds_exits_1_and_says_which_with_its_figure() {
 #[test]
 fn could_not_run_exits_2_and_wins_over_a_failed_condition() {
     let dir = tempfile::tempdir().unwrap();
-    let p = file(dir.path(), "a.pgn", ILLEGAL);
+    let p = write(dir.path(), "a.pgn", ILLEGAL);
     let missing = dir.path().join("missing.pgn");
     let out = audit(&[
         "--quiet",
@@ -124,7 +112,7 @@ fn could_not_run_exits_2_and_wins_over_a_failed_condition() {
 #[test]
 fn a_missing_input_keeps_its_row_in_the_summary() {
     let dir = tempfile::tempdir().unwrap();
-    let p = file(dir.path(), "a.pgn", CLEAN);
+    let p = write(dir.path(), "a.pgn", CLEAN);
     let missing = dir.path().join("missing.pgn");
     let summary = dir.path().join("s.json");
     let out = audit(&[
@@ -154,7 +142,7 @@ fn help_documents_the_exit_codes() {
 #[test]
 fn findings_carry_where_and_who_and_messages_count_from_1() {
     let dir = tempfile::tempdir().unwrap();
-    let p = file(dir.path(), "a.pgn", &[CLEAN, REPEAT, ILLEGAL].concat());
+    let p = write(dir.path(), "a.pgn", [CLEAN, REPEAT, ILLEGAL].concat());
     let out = audit(&["--jsonl", "-", p.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let v: Vec<serde_json::Value> = text(&out.stdout)
@@ -231,11 +219,11 @@ fn findings_carry_where_and_who_and_messages_count_from_1() {
 #[test]
 fn game_id_follows_the_text_not_the_place() {
     let dir = tempfile::tempdir().unwrap();
-    let a = file(dir.path(), "a.pgn", &[REPEAT, CLEAN].concat());
-    let b = file(
+    let a = write(dir.path(), "a.pgn", [REPEAT, CLEAN].concat());
+    let b = write(
         dir.path(),
         "b.pgn",
-        &[CLEAN, CLEAN, REPEAT.replace('\n', "\r\n").as_str()].concat(),
+        [CLEAN, CLEAN, REPEAT.replace('\n', "\r\n").as_str()].concat(),
     );
     let id = |p: &Path| {
         let out = audit(&["--quiet", "--jsonl", "-", p.to_str().unwrap()]);
@@ -250,10 +238,10 @@ fn game_id_follows_the_text_not_the_place() {
     let (ib, gb) = id(&b);
     assert_eq!((ga, gb), (0, 2));
     assert_eq!(ia, ib);
-    let c = file(
+    let c = write(
         dir.path(),
         "c.pgn",
-        &REPEAT.replace("[White \"A\"]", "[White \"Z\"]"),
+        REPEAT.replace("[White \"A\"]", "[White \"Z\"]"),
     );
     assert_ne!(id(&c).0, ia);
 }
@@ -264,7 +252,7 @@ fn game_id_follows_the_text_not_the_place() {
 #[test]
 fn ci_formats_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
-    let p = file(dir.path(), "a.pgn", &[REPEAT, ILLEGAL, CLEAN].concat());
+    let p = write(dir.path(), "a.pgn", [REPEAT, ILLEGAL, CLEAN].concat());
     let step = dir.path().join("step.md");
     std::fs::write(&step, "earlier step\n").unwrap();
     let junit = dir.path().join("j.xml");

@@ -7,14 +7,12 @@
 //!
 //! The test vectors are in the shared corpus (`../shared/` or
 //! `PGN_ARBITER_SHARED`): without it those tests are skipped with a
-//! `SKIPPED` line (see `common::Needs`), or fail when
+//! `SKIPPED` line (see `util::Needs`), or fail when
 //! `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
 
 use std::time::Instant;
 
-use common::Needs;
+use crate::util::{self, Needs};
 
 use pgn_arbiter::positions::read_position;
 use pgn_arbiter::rules::dead::{Deadness, Prover};
@@ -29,7 +27,7 @@ fn vector() -> Option<Vec<(usize, String, Chess)>> {
     if !Needs::test().shared(VECTOR).met() {
         return None;
     }
-    let text = std::fs::read_to_string(common::shared().join(VECTOR)).unwrap();
+    let text = std::fs::read_to_string(util::shared().join(VECTOR)).unwrap();
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -134,7 +132,7 @@ fn lichess_timeouts_quick_witnesses_never_pass_a_proof() {
     if !Needs::test().shared(POSITIONS).met() {
         return;
     }
-    let text = std::fs::read_to_string(common::shared().join(POSITIONS)).unwrap();
+    let text = std::fs::read_to_string(util::shared().join(POSITIONS)).unwrap();
     let mut analyzer = Analyzer::new();
     let (mut winnable, mut unwinnable) = (0, Vec::new());
     for (i, line) in text.lines().enumerate() {
@@ -209,9 +207,9 @@ fn simple_positions() {
 
 /// Audits one PGN text with `args`; returns its dead_position findings.
 fn dead_findings(pgn: &str, args: &[&str]) -> (String, Vec<serde_json::Value>) {
-    let findings = common::audit(pgn, args);
+    let findings = util::audit(pgn, args);
     let text = format!("{findings:#?}");
-    let dead = common::of_kind(&findings, "dead_position")
+    let dead = util::of_kind(&findings, "dead_position")
         .into_iter()
         .cloned()
         .collect();
@@ -243,7 +241,7 @@ fn a_game_that_locks_its_pawns_is_dead_from_that_ply_blocked() {
 /// the others (exit 2).
 #[test]
 fn position_subcommand_answers_each_side_and_names_bad_fens() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    let out = util::bin()
         .args([
             "position",
             "--json",
@@ -453,7 +451,7 @@ fn default_audit_flags_the_three_lichess_timeouts_cha_quick_proves() {
     if !Needs::test().shared(POSITIONS).met() {
         return;
     }
-    let text = std::fs::read_to_string(common::shared().join(POSITIONS)).unwrap();
+    let text = std::fs::read_to_string(util::shared().join(POSITIONS)).unwrap();
     let games: Vec<(String, String, &str)> = text
         .lines()
         .filter_map(|line| {
@@ -467,7 +465,7 @@ fn default_audit_flags_the_three_lichess_timeouts_cha_quick_proves() {
     assert_eq!(games.len(), 30_000);
     let dir = tempfile::tempdir().unwrap();
     let summary = dir.path().join("summary.json");
-    let findings = common::audit(
+    let findings = util::audit(
         &flag_games(&games),
         &[
             "--tags",
@@ -476,7 +474,7 @@ fn default_audit_flags_the_three_lichess_timeouts_cha_quick_proves() {
             summary.to_str().unwrap(),
         ],
     );
-    let mut flagged: Vec<&str> = common::of_kind(&findings, "unwinnable_flag")
+    let mut flagged: Vec<&str> = util::of_kind(&findings, "unwinnable_flag")
         .iter()
         .map(|f| f["Event"].as_str().unwrap())
         .collect();
@@ -513,9 +511,9 @@ fn default_audit_proves_cha_quick_strength_on_the_test_vectors_as_games() {
             games.push((format!("{line} {label} {side}"), fen.to_string(), result));
         }
     }
-    let findings = common::audit(&flag_games(&games), &["--tags", "Event"]);
+    let findings = util::audit(&flag_games(&games), &["--tags", "Event"]);
     let mut flags = 0;
-    for f in common::of_kind(&findings, "unwinnable_flag") {
+    for f in util::of_kind(&findings, "unwinnable_flag") {
         let event: Vec<&str> = f["Event"].as_str().unwrap().split(' ').collect();
         let (label, winner) = (event[1].as_bytes(), event[2]);
         let can = if winner == "W" {
@@ -530,7 +528,7 @@ fn default_audit_proves_cha_quick_strength_on_the_test_vectors_as_games() {
         flags += 1;
     }
     assert!(flags >= 1_319, "only {flags} unwinnable flags");
-    for f in common::of_kind(&findings, "dead_position") {
+    for f in util::of_kind(&findings, "dead_position") {
         let event: Vec<&str> = f["Event"].as_str().unwrap().split(' ').collect();
         assert_eq!(event[1], "--", "{event:?}: dead, but a side can mate");
     }

@@ -1,13 +1,12 @@
 //! The rules of SPEC.md pinned one small hand-made game at a time, run through
-//! the binary (`pgn-arbiter audit --quiet --jsonl - FILE`). Every test asserts
-//! the complete list of findings of its game and the exact fields of each
-//! (ply, side, via, occurrences, outcome, edition), as worked out by hand in
-//! the comments. `Pi` is the position after the i-th half-move (P0 = start),
-//! `ply` in a finding is that i, and `side` is the colour to move in Pi.
+//! the binary (`pgn-arbiter audit --quiet --jsonl - FILE`). Each test asserts
+//! the findings of its games and the exact fields of each (ply, side, via,
+//! occurrences, outcome, edition), as worked out by hand in the comments;
+//! most assert the complete list of findings. `Pi` is the position after the
+//! i-th half-move (P0 = start), `ply` in a finding is that i, and `side` is
+//! the colour to move in Pi.
 
-mod common;
-
-use common::{audit as audit_with, one};
+use crate::util::{audit as audit_with, of_kind, one};
 use serde_json::Value;
 
 fn audit(pgn: &str) -> Vec<Value> {
@@ -130,6 +129,78 @@ fn en_passant_without_an_adjacent_enemy_pawn_does_not_make_the_position_differen
     assert_missed(&f[0], 8, "white", "announced", 3, "lost", "2018");
 }
 
+// The same from Black's side: after 1... d5 the position P1 has White to
+// move and the placement of P5 and P9. With a legal e.p. capture (exd6) P1
+// differs from them, so the first claim is at P9: White announces 6. Ke2,
+// the third occurrence of P2 = P6 = P10. Were P1 counted, P9 would already
+// be the third occurrence of P1 and Black could announce 5... Ke8 at P8.
+const EP_SHUFFLE_AFTER_D5: &str = "1... d5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8 6. Ke2";
+
+#[test]
+fn en_passant_legal_capture_of_a_black_double_push_makes_the_position_different() {
+    let pgn = dated(
+        "2020.01.01",
+        "0-1",
+        Some("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"),
+        EP_SHUFFLE_AFTER_D5,
+    );
+    let f = audit(&pgn);
+    // P9 (announced), P10 (occurred): two plies; White then lost.
+    assert_missed(
+        one(&f, "missed_threefold"),
+        9,
+        "white",
+        "announced",
+        2,
+        "lost",
+        "2018",
+    );
+}
+
+#[test]
+fn en_passant_pinned_capture_of_a_black_double_push_does_not_make_the_position_different() {
+    // exd6 e.p. would open the fifth rank from a5 to the king on h5.
+    let pgn = dated(
+        "2020.01.01",
+        "0-1",
+        Some("4k3/3p4/8/r3P2K/8/8/8/8 b - - 0 1"),
+        "1... d5 2. Kh4 Ke7 3. Kh5 Ke8 4. Kh4 Ke7 5. Kh5 Ke8 6. Kh4",
+    );
+    let f = audit(&pgn);
+    // P8: Black announces Ke8, the third occurrence of P1 = P5 = P9; the
+    // claim holds at P8, P9 and P10 (P2 = P6 = P10).
+    assert_missed(
+        one(&f, "missed_threefold"),
+        8,
+        "black",
+        "announced",
+        3,
+        "won",
+        "2018",
+    );
+}
+
+#[test]
+fn en_passant_absent_after_a_black_double_push_does_not_make_the_position_different() {
+    // No white pawn beside d5: the double push gives no e.p. capture.
+    let pgn = dated(
+        "2020.01.01",
+        "0-1",
+        Some("4k3/3p4/8/8/8/8/8/4K3 b - - 0 1"),
+        EP_SHUFFLE_AFTER_D5,
+    );
+    let f = audit(&pgn);
+    assert_missed(
+        one(&f, "missed_threefold"),
+        8,
+        "black",
+        "announced",
+        3,
+        "won",
+        "2018",
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Art. 9.2, identity of positions: castling rights
 // ---------------------------------------------------------------------------
@@ -168,6 +239,54 @@ fn castling_rights_lost_by_a_rook_that_comes_back_make_the_positions_different()
     let f = audit(&pgn);
     assert_eq!(kinds(&f), ["missed_threefold"], "{f:#?}");
     assert_missed(&f[0], 9, "black", "announced", 4, "won", "2018");
+}
+
+// The kings step up the file instead: P0 (KQkq) and P4 have the same
+// placement but the kings have moved, so they differ; P1 (Black still has
+// kq) and P5 differ too. P2 = P6 = P10 is the first triple: Black announces
+// 5... Ke7 at P9. Were rights ignored, P0 = P4 = P8 and White could announce
+// at P7.
+#[test]
+fn castling_rights_lost_by_a_king_that_steps_up_and_comes_back_make_the_positions_different() {
+    let pgn = dated(
+        "2020.01.01",
+        "1-0",
+        Some(CASTLING_FEN),
+        "1. Ke2 Ke7 2. Ke1 Ke8 3. Ke2 Ke7 4. Ke1 Ke8 5. Ke2 Ke7",
+    );
+    let f = audit(&pgn);
+    assert_missed(
+        one(&f, "missed_threefold"),
+        9,
+        "black",
+        "announced",
+        2,
+        "lost",
+        "2018",
+    );
+}
+
+#[test]
+fn castling_rights_lost_by_a_rook_that_comes_back_then_the_claimant_lost() {
+    // 1. Rh2 loses K, 1... Rh7 loses k: P4 has only Qq, unlike P0. The game
+    // of castling_rights_lost_by_a_rook_that_comes_back_make_the_positions_
+    // different, ended two plies earlier and won by White.
+    let pgn = dated(
+        "2020.01.01",
+        "1-0",
+        Some(CASTLING_FEN),
+        "1. Rh2 Rh7 2. Rh1 Rh8 3. Rh2 Rh7 4. Rh1 Rh8 5. Rh2 Rh7",
+    );
+    let f = audit(&pgn);
+    assert_missed(
+        one(&f, "missed_threefold"),
+        9,
+        "black",
+        "announced",
+        2,
+        "lost",
+        "2018",
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -226,6 +345,28 @@ fn threefold_missed_when_the_draw_comes_two_plies_later() {
 }
 
 #[test]
+fn threefold_missed_when_the_draw_comes_two_plies_later_after_a_pawn_move() {
+    // Drawn at P9, a new position: the claim at P8 is excused (P8 + 1 = 9),
+    // not the one at P7.
+    let pgn = dated(
+        "2020.01.01",
+        "1/2-1/2",
+        None,
+        &format!("{KNIGHTS} Ng8 5. e4"),
+    );
+    let f = audit(&pgn);
+    assert_missed(
+        one(&f, "missed_threefold"),
+        7,
+        "black",
+        "announced",
+        1,
+        "drew",
+        "2018",
+    );
+}
+
+#[test]
 fn threefold_missed_in_a_decisive_or_unfinished_game_counts_every_ply() {
     // ends at P8: nothing is excused, P7 (announced) and P8 (occurred)
     let moves = format!("{KNIGHTS} Ng8");
@@ -258,6 +399,29 @@ fn fifty_moves_announced_at_clock_99_then_occurred_from_100() {
     let f = audit(&pgn);
     assert_eq!(kinds(&f), ["missed_fifty_moves"], "{f:#?}");
     assert_missed(&f[0], 1, "black", "announced", 3, "lost", "2018");
+}
+
+#[test]
+fn fifty_moves_missed_at_clock_99_to_101_is_no_seventyfive_moves_draw() {
+    // The clock of P0 is 98. P1 has 99 and Black has a quiet move (9.3a);
+    // P2 and P3 have 100 and 101 (9.3b).
+    let pgn = dated(
+        "2020.01.01",
+        "1-0",
+        Some("4k3/8/8/8/8/8/8/R3K3 w - - 98 60"),
+        "60. Ra2 Kd7 61. Ra3",
+    );
+    let f = audit(&pgn);
+    assert_missed(
+        one(&f, "missed_fifty_moves"),
+        1,
+        "black",
+        "announced",
+        3,
+        "lost",
+        "2018",
+    );
+    assert!(of_kind(&f, "seventyfive_moves").is_empty());
 }
 
 #[test]
@@ -298,6 +462,24 @@ fn seventyfive_moves_at_clock_150_under_2018_laws() {
     );
     // P2 and P3 (moves played after the automatic draw)
     assert_at(one(&f, "seventyfive_moves"), 2, "white", 2, "2018");
+}
+
+#[test]
+fn seventyfive_moves_at_clock_150_in_2019_but_not_in_2010() {
+    // Art. 9.6.2 (2014+): the clock reaches 150 at P2 and the game goes on.
+    let fen = Some("4k3/8/8/8/8/8/8/R3K3 w - - 148 100");
+    let moves = "100. Ra2 Kd7 101. Ra3";
+    let f = audit(&dated("2019.01.01", "1-0", fen, moves));
+    let s = one(&f, "seventyfive_moves");
+    assert_eq!(
+        (s["ply"].as_u64(), s["side"].as_str()),
+        (Some(2), Some("white"))
+    );
+    assert_eq!(s["occurrences"], 2);
+    assert_eq!(s["edition"], "2018");
+    // The 2001 laws have no automatic draw.
+    let old = dated("2010.01.01", "1-0", fen, moves);
+    assert!(of_kind(&audit(&old), "seventyfive_moves").is_empty());
 }
 
 #[test]
@@ -385,6 +567,23 @@ fn seventyfive_moves_when_the_150th_half_move_does_not_mate() {
         "2018",
     );
     assert_at(one(&f, "seventyfive_moves"), 1, "black", 1, "2018");
+}
+
+#[test]
+fn seventyfive_moves_not_when_the_150th_half_move_mates_but_when_the_mate_comes_later() {
+    let fen = Some("k7/8/1K6/8/8/8/8/7R w - - 149 120");
+    let mate = dated("2019.01.01", "1-0", fen, "120. Rh8#");
+    let f = audit(&mate);
+    assert!(of_kind(&f, "seventyfive_moves").is_empty(), "{f:#?}");
+    assert!(of_kind(&f, "wrong_result").is_empty(), "{f:#?}");
+    // A quiet move instead reaches 150 in a position that is not mate.
+    let quiet = dated("2019.01.01", "1-0", fen, "120. Rh7 Kb8 121. Rh8#");
+    let f = audit(&quiet);
+    let s = one(&f, "seventyfive_moves");
+    assert_eq!(
+        (s["ply"].as_u64(), s["side"].as_str()),
+        (Some(1), Some("black"))
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -484,6 +683,57 @@ fn fivefold_on_consecutive_alternate_moves_under_2014_and_2018_laws() {
     assert_eq!(kinds(&f), ["missed_threefold"], "{f:#?}");
 }
 
+// Knights from the standard start: P0 occurs at P0, P4, P12, P16 and P20
+// (the detour 3. Nc3 .. 6. Nb1 Nb8 takes eight plies). Under the 2018 laws
+// P20 is a fifth occurrence; under 2014 it is not consecutive (P8 differs).
+const KNIGHTS_FIVE_NOT_CONSECUTIVE: &str =
+    "1. Nf3 Nf6 2. Ng1 Ng8 3. Nc3 Nc6 4. Nb5 Nb4 5. Nc3 Nc6 \
+     6. Nb1 Nb8 7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3 Nf6 10. Ng1 Ng8 11. e4";
+
+#[test]
+fn fivefold_of_knight_round_trips_counts_any_five_occurrences_under_2018_laws() {
+    let f = audit(&dated(
+        "2019.03.01",
+        "1/2-1/2",
+        None,
+        KNIGHTS_FIVE_NOT_CONSECUTIVE,
+    ));
+    let five = one(&f, "fivefold");
+    assert_eq!(
+        (five["ply"].as_u64(), five["side"].as_str()),
+        (Some(20), Some("white"))
+    );
+    assert_eq!(five["edition"], "2018");
+}
+
+#[test]
+fn fivefold_of_knight_round_trips_needs_consecutive_alternate_moves_under_2014_laws() {
+    let f = audit(&dated(
+        "2015.03.01",
+        "1/2-1/2",
+        None,
+        KNIGHTS_FIVE_NOT_CONSECUTIVE,
+    ));
+    assert!(of_kind(&f, "fivefold").is_empty(), "{f:#?}");
+    // Four round trips: P0 = P4 = P8 = P12 = P16, consecutive.
+    let consecutive = format!("{KNIGHTS} Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4");
+    let f = audit(&dated("2015.03.01", "1/2-1/2", None, &consecutive));
+    let five = one(&f, "fivefold");
+    assert_eq!(five["ply"], 16);
+    assert_eq!(five["edition"], "2014");
+    // The 2001 laws (a date before 2014-07-01, or --laws 2001) have none.
+    assert!(of_kind(
+        &audit(&dated("2014.06.30", "1/2-1/2", None, &consecutive)),
+        "fivefold"
+    )
+    .is_empty());
+    let f = audit_with(
+        &dated("2019.03.01", "1/2-1/2", None, &consecutive),
+        &["--laws", "2001"],
+    );
+    assert!(of_kind(&f, "fivefold").is_empty());
+}
+
 // ---------------------------------------------------------------------------
 // Numbering: a FEN start with Black to move and a running clock
 // ---------------------------------------------------------------------------
@@ -522,6 +772,28 @@ fn fen_start_with_black_to_move_numbers_plies_from_p0_black() {
         "announced",
         2,
         "lost",
+        "2018",
+    );
+}
+
+#[test]
+fn fen_start_with_black_to_move_gives_white_the_fifty_moves_claim_at_p1() {
+    // P0 is Black's (clock 98), P1 White's.
+    let pgn = dated(
+        "2020.01.01",
+        "1-0",
+        Some("4k3/8/8/8/8/8/8/R3K3 b - - 98 60"),
+        "60... Kd7 61. Ra2 Kd6",
+    );
+    let f = audit(&pgn);
+    // P1: clock 99, White to move, a quiet move exists: announced.
+    assert_missed(
+        one(&f, "missed_fifty_moves"),
+        1,
+        "white",
+        "announced",
+        3,
+        "won",
         "2018",
     );
 }
@@ -599,6 +871,30 @@ fn dead_position_not_with_a_knight_each() {
     assert!(f.is_empty(), "{f:#?}");
 }
 
+#[test]
+fn dead_position_by_material_from_the_fen_start() {
+    let dead = |fen: &str| {
+        let f = audit(&dated("2020.01.01", "1-0", Some(fen), "1. Kd2 Kd7"));
+        of_kind(&f, "dead_position")
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // KB v KB, bishops on the same colour (c1, f8 dark): dead from P0.
+    let same = dead("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    assert_eq!(same.len(), 1);
+    assert_eq!(same[0]["ply"], 0);
+    assert_eq!(same[0]["side"], "white");
+    assert_eq!(same[0]["occurrences"], 3);
+    assert_eq!(same[0]["proof"], "material");
+    // Opposite colours (g8 light) can mate with help: not dead.
+    assert!(dead("4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1").is_empty());
+    // KNN v K: not insufficient material.
+    assert!(dead("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1").is_empty());
+    // KN v KN: a knight can help mate the other king: not dead.
+    assert!(dead("4kn2/8/8/8/8/8/8/1N2K3 w - - 0 1").is_empty());
+}
+
 // ---------------------------------------------------------------------------
 // Art. 5.1, 5.2.1, 11: wrong_result; Art. 6.9: unwinnable_flag
 // ---------------------------------------------------------------------------
@@ -639,6 +935,22 @@ fn wrong_result_when_stalemate_is_not_scored_as_a_draw() {
     assert!(f.is_empty(), "{f:#?}");
 }
 
+#[test]
+fn wrong_result_when_a_queen_stalemates_a_king_in_the_corner() {
+    // 1. Qb6: Black's Ka8 is not in check and a7, b7, b8 are covered
+    let f = audit(&dated(
+        "2020.01.01",
+        "1-0",
+        Some("k7/8/8/2Q5/8/8/8/K7 w - - 0 1"),
+        "1. Qb6",
+    ));
+    let w = one(&f, "wrong_result");
+    assert_eq!(
+        (w["ply"].as_u64(), w["side"].as_str()),
+        (Some(1), Some("black"))
+    );
+}
+
 fn flag_game(result: &str, termination: &str) -> String {
     game(
         &[
@@ -664,6 +976,25 @@ fn unwinnable_flag_when_the_winner_on_time_has_a_bare_king() {
     // the side with the rook wins on time; a bare king's win not on time
     assert!(audit(&flag_game("1-0", "Time forfeit")).is_empty());
     assert!(audit(&flag_game("0-1", "Normal")).is_empty());
+}
+
+#[test]
+fn unwinnable_flag_when_a_bare_king_wins_on_time_against_a_pawn() {
+    // (a FEN without a SetUp tag)
+    let pgn = "[Event \"t\"]\n[Date \"2020.01.01\"]\n[Result \"0-1\"]\n\
+               [Termination \"Time forfeit\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n\
+               1. e4 Kd7 0-1\n";
+    let f = audit(pgn);
+    let u = one(&f, "unwinnable_flag");
+    assert_eq!(
+        (u["ply"].as_u64(), u["side"].as_str()),
+        (Some(2), Some("white"))
+    );
+    assert_eq!(u["winner"], "black");
+    assert_eq!(u["proof"], "material");
+    // The same game lost on time by Black: White can still mate.
+    let f = audit(&pgn.replace("0-1", "1-0"));
+    assert!(of_kind(&f, "unwinnable_flag").is_empty());
 }
 
 // ---------------------------------------------------------------------------
@@ -719,4 +1050,34 @@ fn invalid_game_reports_the_bad_move_keeps_earlier_findings_and_the_file_goes_on
     // an illegal FEN: ply 0, the side the FEN gives
     assert_at(&f[4], 0, "black", 1, "2018");
     assert!(f[4]["reason"].as_str().is_some_and(|r| !r.is_empty()));
+}
+
+#[test]
+fn invalid_game_does_not_analyse_the_position_the_bad_move_was_played_from() {
+    // The knights' repetition, then 5. Ke3 from P8: illegal.
+    let pgn = dated(
+        "2020.01.01",
+        "1-0",
+        None,
+        &format!("{KNIGHTS} Ng8 5. Ke3 Nf6"),
+    );
+    let f = audit(&pgn);
+    let inv = one(&f, "invalid_game");
+    assert_eq!(
+        (inv["ply"].as_u64(), inv["side"].as_str()),
+        (Some(8), Some("white"))
+    );
+    assert_eq!(inv["move"], "Ke3");
+    assert!(inv["reason"].as_str().is_some_and(|r| !r.is_empty()));
+    // P7 (9.2a) is reported; P8, the position the bad move was played from,
+    // is not analysed.
+    assert_missed(
+        one(&f, "missed_threefold"),
+        7,
+        "black",
+        "announced",
+        1,
+        "lost",
+        "2018",
+    );
 }

@@ -14,18 +14,15 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
+
+use crate::util::{bin, root, text};
 
 const MISSED: [&str; 2] = ["missed_threefold", "missed_fifty_moves"];
 const FIELDS: [&str; 4] = ["ply", "side", "occurrences", "edition"];
 const MISSED_FIELDS: [&str; 2] = ["outcome", "via"];
 const ALSO: [&str; 6] = ["offset", "White", "Black", "Date", "Result", "Site"];
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A file's base name without `.zst` and `.pgn`, as compare.py's `base`.
 fn base(file: &str) -> String {
@@ -186,18 +183,13 @@ fn expected() -> BTreeMap<String, Vec<Value>> {
 fn audit_data() -> (Vec<Value>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let summary = dir.path().join("summary.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    let out = bin()
         .args(["audit", "--quiet", "--jsonl", "-", "--summary-json"])
         .arg(&summary)
         .arg(root().join("data"))
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let summary: Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
     let files = summary["inputs"]
         .as_array()

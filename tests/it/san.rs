@@ -5,13 +5,9 @@
 //! file or rank added or dropped, promotion changed, target moved).
 //! The edge-case files need the shared corpus (`../shared/` or
 //! `PGN_ARBITER_SHARED`): without it that part is skipped with a `SKIPPED`
-//! line (see `common::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
+//! line (see `util::Needs`), or fails when `PGN_ARBITER_REQUIRE_ALL` is set.
 
-mod common;
-
-use std::path::Path;
-
-use common::Needs;
+use crate::util::{self, Needs};
 
 use pgn_arbiter::parse::Mainline;
 use pgn_arbiter::san::resolve;
@@ -129,7 +125,7 @@ fn compare_file(bytes: &[u8], compared: &mut u64) {
 
 #[test]
 fn resolve_answers_as_shakmaty_to_move() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = util::root();
     let mut compared = 0;
     let sample = std::fs::read(root.join("data/lichess-2000.pgn")).unwrap();
     // a part of the sample is enough for the many variants per position
@@ -143,7 +139,7 @@ fn resolve_answers_as_shakmaty_to_move() {
         .shared("data/edge")
         .met()
     {
-        let edge = common::shared().join("data/edge");
+        let edge = util::shared().join("data/edge");
         for entry in std::fs::read_dir(&edge).unwrap() {
             let p = entry.unwrap().path();
             if p.extension().is_some_and(|x| x == "pgn") {

@@ -3,31 +3,15 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+
+use crate::util::{bin, json_lines, write};
 
 const GAME: &str = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n\n";
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
-
 fn zstd(bytes: &[u8]) -> Vec<u8> {
     zstd::encode_all(bytes, 3).unwrap()
-}
-
-fn lines(out: &[u8]) -> Vec<serde_json::Value> {
-    std::str::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]
@@ -35,7 +19,7 @@ fn plain_zst_and_stdin_give_the_same_findings() {
     let dir = tempfile::tempdir().unwrap();
     let plain = write(dir.path(), "a.pgn", GAME.as_bytes());
     // a .zst recognised by its magic bytes, whatever its name
-    let zst = write(dir.path(), "b.data", &zstd(GAME.as_bytes()));
+    let zst = write(dir.path(), "b.data", zstd(GAME.as_bytes()));
     let run = |p: &Path| {
         let out = bin()
             .args(["audit", "--quiet", "--jsonl", "-"])
@@ -43,7 +27,7 @@ fn plain_zst_and_stdin_give_the_same_findings() {
             .output()
             .unwrap();
         assert!(out.status.success());
-        let mut v = lines(&out.stdout);
+        let mut v = json_lines(&out.stdout);
         for x in &mut v {
             x["file"] = serde_json::Value::Null;
         }
@@ -68,7 +52,7 @@ fn plain_zst_and_stdin_give_the_same_findings() {
         .write_all(&zstd(GAME.as_bytes()))
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    let mut c = lines(&out.stdout);
+    let mut c = json_lines(&out.stdout);
     assert_eq!(c[0]["file"], "-");
     c[0]["file"] = serde_json::Value::Null;
     assert_eq!(a, c);
@@ -79,7 +63,7 @@ fn directories_are_walked_for_pgn_and_pgn_zst() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     write(dir.path(), "x.pgn", GAME.as_bytes());
-    write(&dir.path().join("sub"), "y.pgn.zst", &zstd(GAME.as_bytes()));
+    write(&dir.path().join("sub"), "y.pgn.zst", zstd(GAME.as_bytes()));
     write(dir.path(), "notes.txt", b"not a pgn");
     let summary = dir.path().join("s.json");
     let out = bin()
@@ -106,7 +90,7 @@ fn missing_input_exits_2_and_the_others_are_still_processed() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.pgn"));
-    assert_eq!(lines(&out.stdout).len(), 1);
+    assert_eq!(json_lines(&out.stdout).len(), 1);
 }
 
 #[test]
@@ -220,7 +204,7 @@ fn latin1_tags_give_valid_json() {
         .arg(&p)
         .output()
         .unwrap();
-    let v = lines(&out.stdout);
+    let v = json_lines(&out.stdout);
     assert_eq!(v[0]["White"], "M\u{fffd}ller");
 }
 

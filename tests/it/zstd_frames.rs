@@ -3,18 +3,18 @@
 //! several threads: the findings must be those of the plain file, and a
 //! corrupt frame must end the input with an error at that frame.
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use crate::util::{self, bin};
 
 /// The bundled sample: 4,000 games, 2.7 MB, 73 findings.
 fn sample() -> Vec<u8> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/");
-    let mut data = std::fs::read(format!("{dir}lichess-2000.pgn")).unwrap();
+    let dir = util::root().join("data");
+    let mut data = std::fs::read(dir.join("lichess-2000.pgn")).unwrap();
     data.extend_from_slice(b"\n\n");
-    let twic = std::fs::read(format!("{dir}twic-2000.pgn.zst")).unwrap();
+    let twic = std::fs::read(dir.join("twic-2000.pgn.zst")).unwrap();
     data.extend_from_slice(&zstd::decode_all(&twic[..]).unwrap());
     data
 }
@@ -37,7 +37,7 @@ fn pzstd(data: &[u8], cuts: &[usize], corrupt: Option<usize>) -> Vec<u8> {
                 *b ^= 0x5a;
             }
         }
-        common::push_pzstd_frame(&mut out, &frame);
+        util::push_pzstd_frame(&mut out, &frame);
         from = to;
     }
     out
@@ -64,7 +64,7 @@ fn cuts(data: &[u8]) -> Vec<usize> {
 /// `pgn-arbiter audit NAME` run in `dir` (so that the file name in the
 /// findings is the same for every input), findings on stdout.
 fn audit(dir: &Path, name: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    bin()
         .current_dir(dir)
         .args([
             "audit",

@@ -4,29 +4,23 @@
 //! `file`, `offset`, `line`, `game_id`), with `game` the row's index. The
 //! Parquet files are written by pyarrow (`tests/hf_parquet.py`), as the
 //! dataset's are.
-#![cfg(feature = "parquet")]
-
-mod common;
+//!
+//! Built with `--features parquet` only (see `main.rs`).
 
 use std::path::Path;
-use std::process::Command;
 
-use common::Needs;
+use crate::util::{self, bin, root, Needs};
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
 fn findings(path: &Path) -> Vec<Value> {
-    common::audit_path(path, &[])
+    util::audit_path(path, &[])
 }
 
 /// Writes `pgn`'s games as Parquet (and the same games as PGN beside it).
 fn hf_parquet(pgn: &Path, dir: &Path, extra: &[&str]) -> std::path::PathBuf {
     let parquet = dir.join("games.parquet");
-    let out = common::python()
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hf_parquet.py"))
+    let out = util::python()
+        .arg(root().join("tests/hf_parquet.py"))
         .arg(pgn)
         .arg(&parquet)
         .args(extra)
@@ -67,7 +61,7 @@ fn a_parquet_file_gives_the_findings_of_the_same_games_as_pgn() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn");
+    let sample = root().join("data/lichess-2000.pgn");
     assert!(assert_same_findings(&hf_parquet(&sample, dir.path(), &[])) > 0);
     if Needs::check("the shared Lichess file")
         .shared("data/online-lichess.pgn.zst")
@@ -75,7 +69,7 @@ fn a_parquet_file_gives_the_findings_of_the_same_games_as_pgn() {
     {
         let text = std::process::Command::new("zstd")
             .arg("-dc")
-            .arg(common::shared().join("data/online-lichess.pgn.zst"))
+            .arg(util::shared().join("data/online-lichess.pgn.zst"))
             .output()
             .unwrap();
         let pgn = dir.path().join("lichess.pgn");
@@ -92,7 +86,7 @@ fn a_parquet_file_without_movetext_is_named_with_what_it_lacks() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-2000.pgn");
+    let sample = root().join("data/lichess-2000.pgn");
     let parquet = hf_parquet(&sample, dir.path(), &["--no-movetext"]);
     let out = bin()
         .args(["audit", "--quiet", "--jsonl", "-"])

@@ -4,18 +4,16 @@
 //!
 //! The tests on real games need the shared corpus (`../shared/` or
 //! `PGN_ARBITER_SHARED`): without it they are skipped with a `SKIPPED` line
-//! (see `common::Needs`), or fail when `PGN_ARBITER_REQUIRE_ALL` is set.
-
-mod common;
+//! (see `util::Needs`), or fail when `PGN_ARBITER_REQUIRE_ALL` is set.
 
 use std::collections::BTreeSet;
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
-use common::{shared, Needs};
+use crate::util::{bin, json_lines, shared, text, write, Needs};
 
 /// Black can claim threefold by announcing 4... Ng8, plays it and loses.
 const REPEAT: &str = "[Event \"inserted\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
@@ -30,23 +28,6 @@ const FIVE: &str = "[Event \"inserted\"]\n[White \"E\"]\n[Black \"F\"]\n[Result 
 const CLEAN: &str =
     "[Event \"t\"]\n[White \"G\"]\n[Black \"H\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n";
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    if let Some(parent) = p.parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
-
 /// Audits `inputs` in that order with `options`, findings to `out`.
 fn audit_to(out: &Path, inputs: &[&Path], options: &[&str]) -> Vec<Value> {
     let run = bin()
@@ -57,14 +38,7 @@ fn audit_to(out: &Path, inputs: &[&Path], options: &[&str]) -> Vec<Value> {
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    lines(&std::fs::read(out).unwrap())
-}
-
-fn lines(bytes: &[u8]) -> Vec<Value> {
-    text(bytes)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    json_lines(&std::fs::read(out).unwrap())
 }
 
 fn diff(old: &Path, new: &Path, options: &[&str]) -> Output {
@@ -90,7 +64,7 @@ fn changes(out: &Output) -> Changes {
         disappeared: Vec::new(),
         changed: Vec::new(),
     };
-    for v in lines(&out.stdout) {
+    for v in json_lines(&out.stdout) {
         match v["change"].as_str().unwrap() {
             "appeared" => c.appeared.push(v["finding"].clone()),
             "disappeared" => c.disappeared.push(v["finding"].clone()),
@@ -502,7 +476,7 @@ fn json_lines_carry_the_findings() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(stdout.ends_with('\n'));
-    let v = lines(&out.stdout);
+    let v = json_lines(&out.stdout);
     assert_eq!(v.len(), 2);
     assert_eq!(v[0]["change"], "appeared");
     assert_eq!(v[0]["finding"], new[0]);

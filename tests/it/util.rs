@@ -1,10 +1,47 @@
-//! Helpers the integration tests share (each test binary uses a part).
-#![allow(dead_code)]
+//! Helpers the integration tests' modules share.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+
+/// The path of the pgn-arbiter binary cargo built for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_pgn-arbiter");
+
+/// A command running the pgn-arbiter binary.
+pub fn bin() -> Command {
+    Command::new(BIN)
+}
+
+/// The repository (the crate's manifest directory): `data/`, `tests/`.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A process's output as text (bytes that are not UTF-8 replaced).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes `bytes` to `dir/name` (making the folders of `name`); returns the
+/// path.
+pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    if let Some(parent) = p.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// JSON Lines: UTF-8, one JSON value per line.
+pub fn json_lines(bytes: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(bytes)
+        .expect("JSON Lines are UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
 
 /// Audits one PGN text (one or more games) with extra options, asserting a
 /// clean exit; returns the JSONL findings.
@@ -18,23 +55,14 @@ pub fn audit(pgn: &str, options: &[&str]) -> Vec<Value> {
 /// The findings of auditing the file at `path` with `options` (exit 0
 /// asserted), one JSON value per line.
 pub fn audit_path(path: &Path, options: &[&str]) -> Vec<Value> {
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    let out = bin()
         .args(["audit", "--quiet", "--jsonl", "-"])
         .args(options)
         .arg(path)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    json_lines(&out.stdout)
 }
 
 /// The findings of `kind`.
@@ -89,10 +117,7 @@ pub fn require_all() -> bool {
 pub fn shared() -> PathBuf {
     match std::env::var_os("PGN_ARBITER_SHARED") {
         Some(p) => PathBuf::from(p),
-        None => {
-            let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-            manifest.parent().unwrap_or(manifest).join("shared")
-        }
+        None => root().parent().unwrap_or(root()).join("shared"),
     }
 }
 
@@ -163,7 +188,7 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
 pub fn sarif_schema() -> PathBuf {
     match std::env::var_os("PGN_ARBITER_SARIF_SCHEMA") {
         Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/schemas/sarif-2.1.0.json"),
+        None => root().join("target/schemas/sarif-2.1.0.json"),
     }
 }
 
@@ -391,12 +416,11 @@ impl Needs {
     }
 }
 
-/// `test_binary::test_name` of the running test (libtest names each test's
-/// thread after it).
+/// `module::test_name` of the running test, as libtest names it (and the
+/// test's thread after it): `corpus::edge_files_run_cleanly`.
 pub fn test_name() -> String {
-    let binary = env!("CARGO_CRATE_NAME");
     match std::thread::current().name() {
-        Some(name) if name != "main" => format!("{binary}::{name}"),
-        _ => binary.to_string(),
+        Some(name) if name != "main" => name.to_string(),
+        _ => env!("CARGO_CRATE_NAME").to_string(),
     }
 }

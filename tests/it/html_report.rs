@@ -9,15 +9,13 @@
 //! aggregate are left in `target/tmp/html_report/`; with `PGN_ARBITER_UPDATE_SCREENSHOT=1` the
 //! screenshot is also written to `docs/report.png`.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Needs;
+use crate::util::{self, bin, root, text, Needs};
 use pgn_arbiter::aggregate::Aggregate;
 use pgn_arbiter::report::html::render;
 use serde_json::{json, Value};
@@ -44,19 +42,14 @@ const KINDS: [&str; 8] = [
 fn aggregate_of_data(dir: &Path) -> (Aggregate, Value) {
     let path = dir.join("agg.json");
     // from the repository, so that the inputs are named as a user names them
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = bin()
+        .current_dir(root())
         .args(["audit", "--quiet", "--report-json"])
         .arg(&path)
         .arg("data/")
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let bytes = std::fs::read(&path).unwrap();
     let agg: Aggregate = serde_json::from_slice(&bytes).unwrap();
     let json: Value = serde_json::from_slice(&bytes).unwrap();
@@ -272,7 +265,7 @@ fn check_offline(html: &str) {
 /// network): its stdout and stderr.
 fn chromium(page: &Path, args: &[&str]) -> (String, String) {
     let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new(common::chromium().expect("chromium"))
+    let mut child = Command::new(util::chromium().expect("chromium"))
         .args([
             "--headless",
             "--no-sandbox",
@@ -416,7 +409,7 @@ fn page_of_the_bundled_data_in_chromium_shows_the_figures_of_the_json() {
     let bytes = std::fs::read(&shot).unwrap_or_else(|e| panic!("no screenshot ({e}): {log}"));
     assert_eq!(png_size(&bytes), (1280, 2400));
     if std::env::var_os("PGN_ARBITER_UPDATE_SCREENSHOT").is_some_and(|v| v != "0") {
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.png");
+        let docs = root().join("docs/report.png");
         std::fs::write(docs, &bytes).unwrap();
     }
 }

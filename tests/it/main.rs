@@ -1,0 +1,27 @@
+//! The integration tests, built as one binary (the layout of ripgrep's
+//! `tests/`): one module per area, the helpers they share in [`util`].
+//! `cargo test --test it MODULE::` runs one area.
+
+mod util;
+
+mod bundled;
+mod ci_formats;
+mod cli;
+mod corpus;
+mod diff;
+mod export;
+mod gate;
+mod hostile;
+mod html_report;
+mod movetext;
+#[cfg(feature = "parquet")]
+mod parquet;
+#[cfg(feature = "parquet")]
+mod parquet_input;
+mod python_package;
+mod report;
+mod robustness;
+mod rules;
+mod san;
+mod unwinnable;
+mod zstd_frames;
