@@ -11,6 +11,7 @@ mod corpus;
 mod diff;
 mod export;
 mod gate;
+mod golden;
 mod hostile;
 mod html_report;
 mod movetext;
