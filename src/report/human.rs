@@ -7,8 +7,7 @@ use crate::gate::{Condition, Failure};
 use crate::pipeline::RunOutcome;
 use crate::report::examples::Examples;
 use crate::stats::Stats;
-use crate::text::share;
-pub use crate::text::{terminal_safe, thousands};
+use crate::text::{share, thousands};
 
 /// The human summary of a run.
 pub fn render(
