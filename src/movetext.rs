@@ -130,89 +130,9 @@ pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
                 }
             }
             b';' => i = line_end(i + 1),
-            b'0' => {
-                let start = i;
-                i += 1;
-                if let Some(j) = dash(t, i) {
-                    i = j;
-                    if at(i) == Some(b'1') {
-                        i += 1;
-                        out.result(start, i, "0-1");
-                    } else if at(i) == Some(b'0') {
-                        i += 1;
-                        // `0-0-0`; a dash not followed by `0` is eaten all the same
-                        let side = match dash(t, i) {
-                            Some(j) => {
-                                i = j;
-                                if at(i) == Some(b'0') {
-                                    i += 1;
-                                    CastlingSide::QueenSide
-                                } else {
-                                    CastlingSide::KingSide
-                                }
-                            }
-                            None => CastlingSide::KingSide,
-                        };
-                        let suffix = suffix_at(at(i));
-                        if suffix.is_some() {
-                            i += 1;
-                        }
-                        out.san(
-                            i,
-                            SanPlus {
-                                san: San::Castle(side),
-                                suffix,
-                            },
-                        );
-                    }
-                }
-            }
-            b'1' => {
-                let start = i;
-                i += 1;
-                if let Some(j) = dash(t, i) {
-                    i = j;
-                    if at(i) == Some(b'0') {
-                        i += 1;
-                        out.result(start, i, "1-0");
-                    }
-                } else {
-                    // `1/2-1/2`, eaten as far as it matches; when it does
-                    // not, digits, dots and spaces follow as after a move
-                    // number
-                    let mut draw = false;
-                    if t[i..].starts_with(b"/2") {
-                        i += 2;
-                        if let Some(j) = dash(t, i) {
-                            i = j;
-                            if t[i..].starts_with(b"1/2") {
-                                i += 3;
-                                draw = true;
-                            }
-                        }
-                    }
-                    if draw {
-                        out.result(start, i, "1/2-1/2");
-                    } else {
-                        i = skip_move_number(t, i);
-                    }
-                }
-            }
-            0xc2 => {
-                // `½-½`
-                let start = i;
-                i += 1;
-                if at(i) == Some(0xbd) {
-                    i += 1;
-                    if let Some(j) = dash(t, i) {
-                        i = j;
-                        if t[i..].starts_with("½".as_bytes()) {
-                            i += 2;
-                            out.result(start, i, "1/2-1/2");
-                        }
-                    }
-                }
-            }
+            b'0' => i = after_zero(t, i, out),
+            b'1' => i = after_one(t, i, out),
+            0xc2 => i = after_half(t, i, out),
             b'2'..=b'9' => i = skip_move_number(t, i + 1),
             b'(' => i = skip_variation(t, i + 1),
             b')' => i += 1,
@@ -246,6 +166,106 @@ pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
         }
     }
     Scanned::Read { truncated: false }
+}
+
+/// At a `0`: `0-1`, or castling written with zeros (`0-0`, `0-0-0`);
+/// where the token ends.
+#[inline]
+fn after_zero(t: &[u8], mut i: usize, out: &mut impl Tokens) -> usize {
+    let at = |i: usize| t.get(i).copied();
+    let start = i;
+    i += 1;
+    if let Some(j) = dash(t, i) {
+        i = j;
+        if at(i) == Some(b'1') {
+            i += 1;
+            out.result(start, i, "0-1");
+        } else if at(i) == Some(b'0') {
+            i += 1;
+            // `0-0-0`; a dash not followed by `0` is eaten all the same
+            let side = match dash(t, i) {
+                Some(j) => {
+                    i = j;
+                    if at(i) == Some(b'0') {
+                        i += 1;
+                        CastlingSide::QueenSide
+                    } else {
+                        CastlingSide::KingSide
+                    }
+                }
+                None => CastlingSide::KingSide,
+            };
+            let suffix = suffix_at(at(i));
+            if suffix.is_some() {
+                i += 1;
+            }
+            out.san(
+                i,
+                SanPlus {
+                    san: San::Castle(side),
+                    suffix,
+                },
+            );
+        }
+    }
+    i
+}
+
+/// At a `1`: `1-0`, `1/2-1/2`, or a move number; where the token ends.
+#[inline]
+fn after_one(t: &[u8], mut i: usize, out: &mut impl Tokens) -> usize {
+    let at = |i: usize| t.get(i).copied();
+    let start = i;
+    i += 1;
+    if let Some(j) = dash(t, i) {
+        i = j;
+        if at(i) == Some(b'0') {
+            i += 1;
+            out.result(start, i, "1-0");
+        }
+    } else {
+        // `1/2-1/2`, eaten as far as it matches; when it does
+        // not, digits, dots and spaces follow as after a move
+        // number
+        let mut draw = false;
+        if t[i..].starts_with(b"/2") {
+            i += 2;
+            if let Some(j) = dash(t, i) {
+                i = j;
+                if t[i..].starts_with(b"1/2") {
+                    i += 3;
+                    draw = true;
+                }
+            }
+        }
+        if draw {
+            out.result(start, i, "1/2-1/2");
+        } else {
+            i = skip_move_number(t, i);
+        }
+    }
+    i
+}
+
+/// At `0xc2`: `½-½` (pgn-reader's other spelling of a draw); where the
+/// token ends.
+#[inline]
+fn after_half(t: &[u8], mut i: usize, out: &mut impl Tokens) -> usize {
+    let at = |i: usize| t.get(i).copied();
+    // `½-½`
+    let start = i;
+    i += 1;
+    if at(i) == Some(0xbd) {
+        i += 1;
+        if let Some(j) = dash(t, i) {
+            i = j;
+            if t[i..].starts_with("½".as_bytes()) {
+                i += 2;
+                out.result(start, i, "1/2-1/2");
+            }
+        }
+    }
+    i
 }
 
 /// pgn-reader's token ends.
