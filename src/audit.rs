@@ -363,14 +363,16 @@ impl Auditor {
 
         let valid = invalid.is_none();
         let final_legal = valid.then(|| pos.legal_moves());
+        let lost_on_time = valid && result::lost_on_time(game.tag("Termination"));
         let end = End {
             n: ply,
             valid,
             pos: &pos,
             legal: final_legal.as_ref(),
             result,
+            lost_on_time,
             // Art. 6.9: who won on time, asked at the final position.
-            flag_winner: if valid && result::lost_on_time(game.tag("Termination")) {
+            flag_winner: if lost_on_time {
                 result::winner(result)
             } else {
                 None
@@ -388,7 +390,9 @@ impl Auditor {
             return;
         }
         result::wrong_result(&end, out);
+        let dead_at_end = dead_end.proof.is_some();
         flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
+        flag::drawn(&end, dead_at_end, dead, &mut report.undecided, out);
     }
 }
 

@@ -125,6 +125,22 @@ pub fn describe(f: &Finding) -> String {
             if winner.is_white() { "White" } else { "Black" },
             proof.as_str()
         ),
+        (Detail::DrawnFlag { winner, mate }, _) => format!(
+            "lost on time and scored ½-½, but {} could have mated ({}): the point is theirs (6.9)",
+            if winner.is_white() { "White" } else { "Black" },
+            first_moves(mate, 6)
+        ),
         (Detail::WrongResult { reason }, _) => format!("{reason}; the Result tag disagrees"),
+    }
+}
+
+/// The first `n` words of a line of moves, `...` after them when more
+/// follow.
+fn first_moves(line: &str, n: usize) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    if words.len() <= n {
+        line.to_string()
+    } else {
+        format!("{} ...", words[..n].join(" "))
     }
 }

@@ -124,6 +124,15 @@ pub enum Detail {
         /// Why it could not checkmate.
         proof: Proof,
     },
+    /// A loss on time scored as a draw although the side with time left
+    /// could mate (Art. 6.9).
+    DrawnFlag {
+        /// The side with time left, to whom the Laws give the point.
+        winner: Color,
+        /// A mating line from the final position, in SAN with move
+        /// numbers (`54. Kxh5 Ke5 55. g8=Q ...`): the proof.
+        mate: String,
+    },
     /// A result the final position contradicts (Art. 5.1, 5.2.1).
     WrongResult {
         /// The position and the result it imposes, e.g. `checkmate,

@@ -41,6 +41,10 @@ pub enum Kind {
     /// Art. 6.9: the game was lost on time, but the winner could not
     /// checkmate by any series of legal moves, so it is a draw.
     UnwinnableFlag,
+    /// Art. 6.9: the game was lost on time and scored ½-½, yet the side
+    /// with time left could checkmate (a mating line proves it), so the
+    /// Laws give it the point.
+    DrawnFlag,
     /// Art. 5.1, 5.2.1, 11: the final position is checkmate and the result
     /// does not give the point to the mating side, or stalemate and the
     /// result is not a draw.
@@ -86,9 +90,14 @@ pub struct KindInfo {
     /// where the result is decisive ([`Kind::severity_for`]).
     pub severity: Severity,
     /// Proven by the unwinnability engine: its findings carry a `proof`
-    /// and the summary counts them by proof and counts the games it left
-    /// undecided.
+    /// and the summary counts them by proof.
     pub proven: bool,
+    /// Asked of the engine, which may leave it open within its budget: the
+    /// summary counts the games it left undecided (`unknown`).
+    pub undecided: bool,
+    /// Its colour in the HTML report's charts (Okabe and Ito's palette,
+    /// for colour-blind readers).
+    pub colour: &'static str,
     /// The order in which kinds are shown when not all can be (0 first):
     /// games that are not chess, then results that contradict the board,
     /// then games that went on after they had ended, then missed claims.
@@ -125,6 +134,8 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::Invalid,
         severity: Severity::Error,
         proven: false,
+        undecided: false,
+        colour: "#000000",
         importance: 0,
         title: "The game is not legal chess",
         meaning: "A move of the game is illegal or cannot be read, or its start position (FEN) is not a legal position, so the game cannot be replayed.",
@@ -139,7 +150,9 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::MissedClaim,
         severity: Severity::Warning,
         proven: false,
-        importance: 6,
+        undecided: false,
+        colour: "#0072b2",
+        importance: 7,
         title: "A draw by threefold repetition could have been claimed",
         meaning: "The same position occurred, or was about to occur after a move the player could announce, for at least the third time, and the player to move could have claimed a draw; the game went on.",
         advice: MISSED_ADVICE,
@@ -153,7 +166,9 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::MissedClaim,
         severity: Severity::Warning,
         proven: false,
-        importance: 7,
+        undecided: false,
+        colour: "#e69f00",
+        importance: 8,
         title: "A draw by the 50-move rule could have been claimed",
         meaning: "The last 50 moves by each player, or those completed by a move the player could announce, had no pawn move and no capture, and the player to move could have claimed a draw; the game went on.",
         advice: MISSED_ADVICE,
@@ -167,7 +182,9 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::AutomaticDraw,
         severity: Severity::Warning,
         proven: false,
-        importance: 3,
+        undecided: false,
+        colour: "#009e73",
+        importance: 4,
         title: "The game was drawn by fivefold repetition",
         meaning: "The same position occurred five times: the game ended there, drawn (Laws from 1 July 2014 on), yet moves were played after it or the result is not a draw.",
         advice: DRAW_ADVICE,
@@ -181,7 +198,9 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::AutomaticDraw,
         severity: Severity::Warning,
         proven: false,
-        importance: 4,
+        undecided: false,
+        colour: "#cc79a7",
+        importance: 5,
         title: "The game was drawn by the 75-move rule",
         meaning: "75 moves by each player were made without a pawn move or a capture: the game ended there, drawn (Laws from 1 July 2014 on), yet moves were played after it or the result is not a draw.",
         advice: DRAW_ADVICE,
@@ -196,7 +215,9 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::AutomaticDraw,
         severity: Severity::Warning,
         proven: true,
-        importance: 5,
+        undecided: true,
+        colour: "#56b4e9",
+        importance: 6,
         title: "The game was drawn: no checkmate was possible any more",
         meaning: "A position arose from which neither player could checkmate by any series of legal moves (a dead position): the game ended there, drawn, yet moves were played after it or the result is not a draw.",
         advice: DRAW_ADVICE,
@@ -210,6 +231,8 @@ const INFO: [KindInfo; Kind::COUNT] = [
         family: Family::Result,
         severity: Severity::Error,
         proven: true,
+        undecided: true,
+        colour: "#d55e00",
         importance: 2,
         title: "A loss on time was scored although the winner could not have mated",
         meaning: "The game was lost on time, but the opponent could not have checkmated the player by any series of legal moves: the game is drawn.",
@@ -219,11 +242,29 @@ const INFO: [KindInfo; Kind::COUNT] = [
         plain: "unwinnable_flag",
     },
     KindInfo {
+        name: "drawn_flag",
+        articles: every("6.9"),
+        family: Family::Result,
+        severity: Severity::Warning,
+        proven: false,
+        undecided: true,
+        colour: "#882255",
+        importance: 3,
+        title: "A loss on time was scored as a draw although the side with time left could mate",
+        meaning: "The game was lost on time and scored 1/2-1/2, but the side with time left could have checkmated by some series of legal moves (a mating line shows it): under the Laws it wins.",
+        advice: "The Laws give the point to the side with time left; a site's own timeout rule often gives the draw. Check which rules the game was played under.",
+        brief: "lost on time, scored <span class=\"nw\">½-½</span>, yet the other side could mate",
+        plural: "drawn flags",
+        plain: "drawn_flag",
+    },
+    KindInfo {
         name: "wrong_result",
         articles: every("5.1, 5.2.1, 11"),
         family: Family::Result,
         severity: Severity::Error,
         proven: false,
+        undecided: false,
+        colour: "#b8a800",
         importance: 1,
         title: "The Result tag contradicts the final position",
         meaning: "The game ends in checkmate and the Result tag does not give the point to the mating side, or in stalemate and the result is not a draw.",
@@ -236,7 +277,7 @@ const INFO: [KindInfo; Kind::COUNT] = [
 
 impl Kind {
     /// How many kinds there are.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
 
     /// Every kind, in [`Kind::index`] order.
     pub const ALL: [Kind; Kind::COUNT] = [
@@ -247,6 +288,7 @@ impl Kind {
         Kind::SeventyfiveMoves,
         Kind::DeadPosition,
         Kind::UnwinnableFlag,
+        Kind::DrawnFlag,
         Kind::WrongResult,
     ];
 

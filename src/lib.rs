@@ -13,11 +13,12 @@
 //!                dead (9.6 / 5.2.2), result (5.1, 5.2.1, 11), flag (6.9);
 //!                the unwinnability engine (unwinnable/, mobility, stalemate)
 //!   → finding    what is reported; kind: the kinds as data; laws: editions
-//!   → sink       (pipeline::Sink) every game, in input order, to each output:
+//!   → sink       every game, in input order, to each output (the Sink lifecycle):
 //!   → stats, aggregate, facets   counts that merge; the statistics report's model
 //!   → report     JSON Lines, summary, human, HTML, GitHub, JUnit, SARIF, PGN export,
 //!                Arrow/Parquet
 //! gate, diff   --fail-on conditions; the diff of two findings files
+//! example      a finding as people read it (the printers' and the report's examples)
 //! positions    FEN read leniently, SAN lines; text: numbers and escapers (a leaf)
 //! run          the `Audit` builder; error: the typed `Error`
 //! ```

@@ -43,7 +43,8 @@ pub struct Stats {
     /// Per kind the engine proves ([`crate::kind::KindInfo::proven`]):
     /// findings by proof, in [`PROOFS`] order.
     pub proofs: ByKind<[u64; 3]>,
-    /// Per kind the engine proves: games where it answered `Unknown`.
+    /// Per kind the engine is asked ([`crate::kind::KindInfo::undecided`]):
+    /// games where it answered `Unknown`.
     pub undecided: ByKind<u64>,
 }
 
@@ -156,7 +157,7 @@ impl Stats {
                             .map(|(p, n)| (p.as_str(), n))
                             .collect()
                     }),
-                    unknown: k.info().proven.then_some(self.undecided[k]),
+                    unknown: k.info().undecided.then_some(self.undecided[k]),
                 })
                 .collect(),
             editions: self.editions.iter().map(|(e, &n)| (e.name(), n)).collect(),

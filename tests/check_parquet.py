@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 # The fields of a line (src/report/jsonl.rs), in order, as Arrow types;
-# the tag columns stand between `winner` and `edition`.
+# the tag columns stand between `mate` and `edition`.
 HEAD = [
     ("file", pa.string(), False),
     ("game", pa.uint64(), False),
@@ -49,6 +49,7 @@ HEAD = [
     ("reason", pa.string(), True),
     ("proof", pa.string(), True),
     ("winner", pa.string(), True),
+    ("mate", pa.string(), True),
 ]
 TAIL = [("edition", pa.string(), False), ("schema_version", pa.uint32(), False)]
 BASE_TAGS = ["White", "Black", "Date", "Result", "Site"]

@@ -113,7 +113,9 @@ fn schema_of(tags: &TagColumns) -> Schema {
         text("fen", false),
         field("occurrences", DataType::UInt32, false),
     ];
-    for name in ["outcome", "via", "move", "reason", "proof", "winner"] {
+    for name in [
+        "outcome", "via", "move", "reason", "proof", "winner", "mate",
+    ] {
         fields.push(text(name, true));
     }
     fields.extend(tags.names.iter().map(|n| text(n, true)));
@@ -135,6 +137,7 @@ struct DetailText<'a> {
     reason: Option<&'a str>,
     proof: Option<&'static str>,
     winner: Option<&'static str>,
+    mate: Option<&'a str>,
 }
 
 impl<'a> DetailText<'a> {
@@ -160,6 +163,11 @@ impl<'a> DetailText<'a> {
                 proof: Some(proof.as_str()),
                 ..DetailText::default()
             },
+            Detail::DrawnFlag { winner, mate } => DetailText {
+                winner: Some(side_name(*winner)),
+                mate: Some(mate),
+                ..DetailText::default()
+            },
             Detail::WrongResult { reason } => DetailText {
                 reason: Some(reason),
                 ..DetailText::default()
@@ -183,8 +191,8 @@ struct Columns {
     san: StringBuilder,
     fen: StringBuilder,
     occurrences: UInt32Builder,
-    /// outcome, via, move, reason, proof, winner.
-    detail: [StringBuilder; 6],
+    /// outcome, via, move, reason, proof, winner, mate.
+    detail: [StringBuilder; 7],
     tags: Vec<StringBuilder>,
     tag_map: Option<MapBuilder<StringBuilder, StringBuilder>>,
     edition: StringBuilder,
@@ -260,7 +268,7 @@ impl Columns {
     }
 
     fn push_detail(&mut self, d: &DetailText<'_>) {
-        let values = [d.outcome, d.via, d.mv, d.reason, d.proof, d.winner];
+        let values = [d.outcome, d.via, d.mv, d.reason, d.proof, d.winner, d.mate];
         for (b, v) in self.detail.iter_mut().zip(values) {
             b.append_option(v);
         }

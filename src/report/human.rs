@@ -109,17 +109,25 @@ fn kinds(s: &mut String, total: &Stats) {
             lost
         );
     }
-    for k in Kind::ALL.into_iter().filter(|k| k.info().proven) {
-        let [material, blocked, search] = total.proofs[k];
-        let _ = writeln!(
-            s,
-            "{} proven by material {}, blocked {}, search {}; not decided in {} games",
-            k.info().plural,
-            thousands(material),
-            thousands(blocked),
-            thousands(search),
-            thousands(total.undecided[k])
-        );
+    for k in Kind::ALL.into_iter().filter(|k| k.info().undecided) {
+        let open = thousands(total.undecided[k]);
+        let _ = if k.info().proven {
+            let [material, blocked, search] = total.proofs[k];
+            writeln!(
+                s,
+                "{} proven by material {}, blocked {}, search {}; not decided in {open} games",
+                k.info().plural,
+                thousands(material),
+                thousands(blocked),
+                thousands(search),
+            )
+        } else {
+            writeln!(
+                s,
+                "{} proven by a mating line; not decided in {open} games",
+                k.info().plural
+            )
+        };
     }
     if total.undecided.iter().any(|(_, &u)| u > 0) {
         let _ = writeln!(

@@ -114,7 +114,7 @@ impl<W: Write> Drop for WholeWrites<W> {
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The names of the fields of a line: a tag of the same name is left out.
-pub const FIELDS: [&str; 24] = [
+pub const FIELDS: [&str; 25] = [
     "file",
     "game",
     "game_id",
@@ -134,6 +134,7 @@ pub const FIELDS: [&str; 24] = [
     "reason",
     "proof",
     "winner",
+    "mate",
     "edition",
     "schema_version",
     "tags",
@@ -205,6 +206,11 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
                 proof.as_str()
             )
             .expect("writing to a Vec");
+        }
+        Detail::DrawnFlag { winner, mate } => {
+            write!(out, ",\"winner\":\"{}\",\"mate\":", side_name(*winner))
+                .expect("writing to a Vec");
+            s(out, mate);
         }
         Detail::WrongResult { reason } => {
             out.extend_from_slice(b",\"reason\":");

@@ -74,6 +74,20 @@ impl DeadMode {
     }
 }
 
+impl DeadMode {
+    /// The budget of a search for a mating line (a drawn loss on time,
+    /// Art. 6.9): the quick mode searches up to a million nodes (such
+    /// games are rare), the thorough one as for dead positions; `None` for
+    /// material only.
+    pub fn mate_budget(self) -> Option<Budget> {
+        match self {
+            DeadMode::Material => None,
+            DeadMode::Quick => Some(Budget::MATE_SEARCH),
+            DeadMode::Thorough => Some(Budget::THOROUGH),
+        }
+    }
+}
+
 impl fmt::Display for DeadMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -314,6 +328,15 @@ impl Dead {
             proof: self.proof,
             flag,
         }
+    }
+
+    /// Art. 6.9, a loss on time scored ½-½: a mating line for `winner`
+    /// from `pos`, searched for even in the quick mode (with
+    /// [`DeadMode::mate_budget`]: such games are rare). `None`: the engine
+    /// is not asked (`--dead material`).
+    pub fn find_mate(&mut self, pos: &Chess, winner: Color) -> Option<Answer> {
+        let budget = self.mode.mate_budget()?;
+        Some(self.prover.can_mate(pos, winner, budget))
     }
 
     /// Art. 6.9: can `winner` still checkmate from `pos`? `None`: the

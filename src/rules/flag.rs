@@ -5,13 +5,14 @@
 //! > game is drawn if the position is such that the opponent cannot
 //! > checkmate the player's king by any possible series of legal moves.
 
-use shakmaty::Position;
+use shakmaty::{Color, Position};
 
 use super::dead::{Dead, DeadEnd};
 use super::unwinnable::{Answer, Proof};
 use super::End;
 use crate::finding::{Detail, Finding, Spot};
 use crate::kind::{ByKind, Kind};
+use crate::positions::san_line;
 
 /// At the end of a valid game lost on time ([`End::flag_winner`]): an
 /// `unwinnable_flag` finding when the winner could not have mated (a dead
@@ -48,5 +49,43 @@ pub fn unwinnable(
         }),
         Some(Answer::Unknown) => undecided[Kind::UnwinnableFlag] = true,
         Some(Answer::Winnable(_)) | None => {}
+    }
+}
+
+/// At the end of a valid game lost on time and scored ½-½: a `drawn_flag`
+/// finding when the side with time left (the side not to move: the
+/// flagging side is to move) could mate, proven by a mating line from the
+/// engine's witness search. No finding for a checkmate or a stalemate (the
+/// game ended there, 5.1 / 5.2.1) nor a dead position; `Unknown` answers
+/// are counted in `undecided`; `--dead material` asks nothing.
+pub fn drawn(
+    end: &End<'_>,
+    dead_at_end: bool,
+    dead: &mut Dead,
+    undecided: &mut ByKind<bool>,
+    out: &mut Vec<Finding>,
+) {
+    let Some(legal) = end.legal else {
+        return;
+    };
+    if !end.lost_on_time || !end.drawn() || legal.is_empty() || dead_at_end {
+        return;
+    }
+    let pos = end.pos;
+    let winner: Color = !pos.turn();
+    match dead.find_mate(pos, winner) {
+        Some(Answer::Winnable(line)) => out.push(Finding {
+            kind: Kind::DrawnFlag,
+            ply: end.n,
+            side: pos.turn(),
+            occurrences: 1,
+            detail: Detail::DrawnFlag {
+                winner,
+                mate: san_line(pos, &line).join(" "),
+            },
+            at: Spot::of(pos),
+        }),
+        Some(Answer::Unknown) => undecided[Kind::DrawnFlag] = true,
+        Some(Answer::Unwinnable(_)) | None => {}
     }
 }

@@ -9,8 +9,8 @@
 //!    the positions since the last irreversible move;
 //! 3. at the end of the game ([`End`]): [`dead::Dead::finish`] first (its
 //!    question about the final position also answers the loss on time),
-//!    then [`result::wrong_result`] (5.1, 5.2.1) and [`flag::unwinnable`]
-//!    (6.9), which an invalid game does not reach.
+//!    then [`result::wrong_result`] (5.1, 5.2.1), [`flag::unwinnable`] and
+//!    [`flag::drawn`] (6.9), which an invalid game does not reach.
 //!
 //! The order matters in two places only, and both are explicit: the legal
 //! moves of a position are generated once, by whichever rule asks first
@@ -76,8 +76,10 @@ pub struct End<'a> {
     pub legal: Option<&'a MoveList>,
     /// SPEC: the Result tag, else the movetext's result token; `*` unknown.
     pub result: &'a [u8],
-    /// Art. 6.9: the side the result gives the point to after a loss on
-    /// time, asked of valid games only.
+    /// Art. 6.9: the game was lost on time (SPEC: the `Termination` tag),
+    /// asked of valid games only.
+    pub lost_on_time: bool,
+    /// The side the result gives the point to after a loss on time.
     pub flag_winner: Option<Color>,
 }
 

@@ -78,7 +78,8 @@ pub fn winner(result: &[u8]) -> Option<Color> {
 /// on time to a side that could not mate. Never for a missed claim (the
 /// player chose to play on), never for an invalid game (its final position
 /// is not known), never on an unknown (the engine only reports what it
-/// proved). `--fix-results` and the report's points follow it.
+/// proved). A drawn loss on time the side with time left could have won
+/// is that side's. `--fix-results` and the report's points follow it.
 pub fn decided_result(findings: &[Finding]) -> Option<&'static str> {
     if findings.iter().any(|f| f.kind == Kind::InvalidGame) {
         return None;
@@ -93,6 +94,15 @@ pub fn decided_result(findings: &[Finding]) -> Option<&'static str> {
     }
     if findings.iter().any(|f| f.kind == Kind::UnwinnableFlag) {
         return Some("1/2-1/2");
+    }
+    // Art. 6.9: lost by the side that ran out of time, when a mate was
+    // possible (a mating line proves it).
+    if let Some(Detail::DrawnFlag { winner, .. }) = findings
+        .iter()
+        .find(|f| f.kind == Kind::DrawnFlag)
+        .map(|f| &f.detail)
+    {
+        return Some(if winner.is_white() { "1-0" } else { "0-1" });
     }
     None
 }

@@ -997,6 +997,70 @@ fn unwinnable_flag_when_a_bare_king_wins_on_time_against_a_pawn() {
     assert!(of_kind(&f, "unwinnable_flag").is_empty());
 }
 
+#[test]
+fn drawn_flag_when_the_side_with_time_left_could_mate_a_bare_king() {
+    // Black (to move) ran out of time; White has K+Q against a bare king:
+    // 1... Kg8 2. Qa8# (the king on g6 guards f7, g7, h7). Scored 1/2-1/2,
+    // the Laws give White the point (Art. 6.9).
+    let fen = "7k/8/6K1/8/8/8/8/Q7 b - - 0 1";
+    let drawn = game(
+        &[("Result", "1/2-1/2"), ("Termination", "Time forfeit")],
+        Some(fen),
+        "",
+    );
+    let f = audit(&drawn);
+    assert_eq!(kinds(&f), ["drawn_flag"]);
+    let d = one(&f, "drawn_flag");
+    assert_eq!(
+        (d["ply"].as_u64(), d["side"].as_str()),
+        (Some(0), Some("black"))
+    );
+    assert_eq!(
+        (d["winner"].as_str(), d["article"].as_str()),
+        (Some("white"), Some("6.9"))
+    );
+    let mate = d["mate"].as_str().unwrap();
+    assert!(mate.starts_with("1... ") && mate.ends_with('#'), "{mate}");
+    // Scored 1-0 it is right; a draw agreed (no loss on time) is no flag.
+    let won = drawn.replace("1/2-1/2", "1-0");
+    assert!(audit(&won).is_empty(), "{:?}", audit(&won));
+    let agreed = drawn.replace("Time forfeit", "Normal");
+    assert!(audit(&agreed).is_empty());
+    // --dead material asks no engine: nothing is claimed.
+    assert!(audit_with(&drawn, &["--dead", "material"]).is_empty());
+    // --fix-results gives the point to White (Art. 11 as the Laws decide).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("drawn.pgn");
+    std::fs::write(&path, &drawn).unwrap();
+    let out = crate::util::bin()
+        .args(["audit", "--quiet", "--export-pgn", "-", "--fix-results"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let pgn = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        pgn.contains("[Result \"1-0\"]") && pgn.contains("[OriginalResult \"1/2-1/2\"]"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn drawn_flag_not_reported_where_no_mate_was_possible() {
+    // Bare kings: a dead position, correctly drawn; K+N against a bare
+    // king: no mate, the draw is right.
+    for fen in [
+        "7k/8/6K1/8/8/8/8/8 b - - 0 1",
+        "7k/8/6K1/8/8/8/8/N7 b - - 0 1",
+    ] {
+        let pgn = game(
+            &[("Result", "1/2-1/2"), ("Termination", "Time forfeit")],
+            Some(fen),
+            "",
+        );
+        assert!(of_kind(&audit(&pgn), "drawn_flag").is_empty(), "{fen}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Art. 3, 4: invalid games
 // ---------------------------------------------------------------------------

@@ -25,12 +25,9 @@ pub(super) const OUTCOMES: [(&str, &str); 4] = [
     ("unknown", "#d5d8dc"),
 ];
 
-/// A colour per kind (Okabe and Ito's palette, for colour-blind readers),
-/// in [`Kind::ALL`] order; other kinds get the last.
-const KIND_COLOURS: [&str; Kind::COUNT + 1] = [
-    "#000000", "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#b8a800",
-    "#555555",
-];
+/// The colour of a kind this version does not know (the kind table holds
+/// the others').
+const OTHER_COLOUR: &str = "#555555";
 
 /// A bucket's name as shown: zero padding dropped (`0800-0999` →
 /// `800-999`, `0005-0009` → `5-9`, `030-039` → `30-39`).
@@ -85,10 +82,7 @@ fn kind_of(name: &str) -> Option<Kind> {
 }
 
 pub(super) fn kind_colour(name: &str) -> &'static str {
-    match kind_of(name) {
-        Some(k) => KIND_COLOURS[k.index()],
-        None => KIND_COLOURS[Kind::COUNT],
-    }
+    kind_of(name).map_or(OTHER_COLOUR, |k| k.info().colour)
 }
 
 /// The articles a kind cites, today's first, from the kind table.

@@ -84,6 +84,14 @@ impl Budget {
         search_nodes: 3_000,
         reach_positions: 0,
     };
+    /// A drawn loss on time (Art. 6.9) in the quick audit: a search for a
+    /// mating line of up to a million nodes, no enumeration (such games
+    /// are rare, and a line found is the proof).
+    pub const MATE_SEARCH: Budget = Budget {
+        forced_depth: 2,
+        search_nodes: 1_000_000,
+        reach_positions: 0,
+    };
     /// `--dead thorough` and the `position` subcommand (CHA's full mode also
     /// allows ten million nodes); the enumeration holds up to about 370 MB.
     pub const THOROUGH: Budget = Budget {
