@@ -93,11 +93,7 @@ pub fn describe(f: &Finding) -> String {
     match (&f.detail, f.kind) {
         (Detail::Invalid { reason, .. }, _) => reason.clone(),
         (Detail::Missed { outcome, via }, kind) => {
-            let what = if kind == Kind::MissedThreefold {
-                "a draw by threefold repetition (9.2)"
-            } else {
-                "a draw by the 50-move rule (9.3)"
-            };
+            let what = kind.info().plain;
             let how = match (via, &f.at.san) {
                 (Via::Announced, Some(san)) => {
                     format!(" by announcing {}", f.at.move_text(f.side, san))

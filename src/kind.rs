@@ -113,7 +113,8 @@ pub struct KindInfo {
     /// The findings in the plural, for people: "dead positions".
     pub plural: &'static str,
     /// What a finding of this kind with no more detail says, for people
-    /// (the first examples of the summaries).
+    /// (the first examples of the summaries); for a missed claim, the draw
+    /// that could have been claimed.
     pub plain: &'static str,
 }
 
@@ -158,7 +159,7 @@ const INFO: [KindInfo; Kind::COUNT] = [
         advice: MISSED_ADVICE,
         brief: "a draw by threefold repetition not claimed",
         plural: "missed threefold claims",
-        plain: "missed_threefold",
+        plain: "a draw by threefold repetition (9.2)",
     },
     KindInfo {
         name: "missed_fifty_moves",
@@ -174,7 +175,7 @@ const INFO: [KindInfo; Kind::COUNT] = [
         advice: MISSED_ADVICE,
         brief: "a draw under the fifty-move rule not claimed",
         plural: "missed fifty-move claims",
-        plain: "missed_fifty_moves",
+        plain: "a draw by the 50-move rule (9.3)",
     },
     KindInfo {
         name: "fivefold",

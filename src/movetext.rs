@@ -12,7 +12,7 @@
 //! calls. A movetext that opens with a tag (`[` after the leading
 //! whitespace) is left to pgn-reader itself.
 //!
-//! `tests/movetext.rs` compares the two on every game of the shared corpus
+//! `tests/it/movetext.rs` compares the two on every game of the shared corpus
 //! and the edge files, and the `movetext` fuzz target on arbitrary bytes.
 
 use memchr::memchr;

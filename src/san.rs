@@ -7,7 +7,7 @@
 //! reaches the target) and each is tried by asking whether the king would
 //! be attacked after it. The rare cases (castling, en passant, drops, null
 //! moves, a position without a king) are left to `to_move` itself.
-//! `tests/san.rs` compares both on every move of the sample and on many
+//! `tests/it/san.rs` compares both on every move of the sample and on many
 //! altered SANs.
 
 use shakmaty::{

@@ -17,7 +17,7 @@
 //!   run's invocation, which is then not `executionSuccessful`.
 //!
 //! The document is checked against the OASIS schema
-//! (`docs/schemas/sarif-schema-2.1.0.json`) by `tests/ci_formats.rs`.
+//! (`target/schemas/sarif-2.1.0.json`, as .ci/run fetches it) by `tests/it/ci_formats.rs`.
 //! Results are written as they come (one a line), so memory does not grow
 //! with the number of findings; the document is complete when the run
 //! finishes.
