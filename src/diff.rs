@@ -116,7 +116,7 @@ pub const DESCRIBED: [&str; 14] = [
 ];
 
 /// The schema version this diff knows the fields of.
-const SCHEMA_VERSION: u64 = 1;
+const SCHEMA_VERSION: u64 = crate::record::SCHEMA_VERSION as u64;
 
 /// Compares two findings files and writes the changes to `out`:
 /// appeared and changed findings in NEW's order, then disappeared ones in

@@ -115,6 +115,7 @@ pub mod movetext;
 pub mod parse;
 pub mod pipeline;
 pub mod positions;
+pub mod record;
 pub mod report;
 pub mod rules;
 pub mod run;

@@ -20,9 +20,9 @@ use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use crate::audit::{GameReport, ReportTags, TagSet, BASE_TAGS, DEFAULT_TAGS};
-use crate::finding::{side_name, Detail, Finding};
+use crate::finding::{side_name, Finding};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
-use crate::report::jsonl::{FIELDS, SCHEMA_VERSION};
+use crate::record::{DetailFields, FIELDS, SCHEMA_VERSION};
 
 /// Rows per batch: large enough for Parquet's dictionaries and compression
 /// to pay, small enough that a run's findings are never all held at once.
@@ -127,55 +127,6 @@ fn schema_of(tags: &TagColumns) -> Schema {
     Schema::new(fields)
 }
 
-/// The fields only some kinds carry, as the JSONL writes them (`None`: no
-/// field, or `null` for the `move` of an illegal FEN).
-#[derive(Default)]
-struct DetailText<'a> {
-    outcome: Option<&'static str>,
-    via: Option<&'static str>,
-    mv: Option<&'a str>,
-    reason: Option<&'a str>,
-    proof: Option<&'static str>,
-    winner: Option<&'static str>,
-    mate: Option<&'a str>,
-}
-
-impl<'a> DetailText<'a> {
-    fn of(detail: &'a Detail) -> DetailText<'a> {
-        match detail {
-            Detail::None => DetailText::default(),
-            Detail::Missed { outcome, via } => DetailText {
-                outcome: Some(outcome.name()),
-                via: Some(via.name()),
-                ..DetailText::default()
-            },
-            Detail::Invalid { mv, reason } => DetailText {
-                mv: mv.as_deref(),
-                reason: Some(reason),
-                ..DetailText::default()
-            },
-            Detail::Dead { proof } => DetailText {
-                proof: Some(proof.as_str()),
-                ..DetailText::default()
-            },
-            Detail::Unwinnable { winner, proof } => DetailText {
-                winner: Some(side_name(*winner)),
-                proof: Some(proof.as_str()),
-                ..DetailText::default()
-            },
-            Detail::DrawnFlag { winner, mate } => DetailText {
-                winner: Some(side_name(*winner)),
-                mate: Some(mate),
-                ..DetailText::default()
-            },
-            Detail::WrongResult { reason } => DetailText {
-                reason: Some(reason),
-                ..DetailText::default()
-            },
-        }
-    }
-}
-
 /// One builder per column, in schema order.
 struct Columns {
     file: StringBuilder,
@@ -241,7 +192,7 @@ impl Columns {
         self.san.append_option(f.at.san.as_deref());
         self.fen.append_value(&f.at.fen);
         self.occurrences.append_value(f.occurrences);
-        self.push_detail(&DetailText::of(&f.detail));
+        self.push_detail(&DetailFields::of(&f.detail));
         self.push_tags(r.tags.as_deref(), tags)?;
         self.edition.append_value(r.edition.name());
         self.schema_version.append_value(SCHEMA_VERSION);
@@ -267,8 +218,16 @@ impl Columns {
         self.line.append_value(r.line);
     }
 
-    fn push_detail(&mut self, d: &DetailText<'_>) {
-        let values = [d.outcome, d.via, d.mv, d.reason, d.proof, d.winner, d.mate];
+    fn push_detail(&mut self, d: &DetailFields<'_>) {
+        let values = [
+            d.outcome,
+            d.via,
+            d.mv.flatten(),
+            d.reason,
+            d.proof,
+            d.winner,
+            d.mate,
+        ];
         for (b, v) in self.detail.iter_mut().zip(values) {
             b.append_option(v);
         }

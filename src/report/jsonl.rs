@@ -5,8 +5,9 @@
 use std::io::{self, Write};
 
 use crate::audit::{GameReport, BASE_TAGS};
-use crate::finding::{side_name, Detail, Finding};
+use crate::finding::{side_name, Finding};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
+use crate::record::DetailFields;
 
 /// Writes findings as JSON Lines.
 pub struct JsonlSink<W: Write> {
@@ -108,39 +109,7 @@ impl<W: Write> Drop for WholeWrites<W> {
     }
 }
 
-/// The version of the line format (`schema_version`), described by
-/// `docs/findings.schema.json`. It changes when a field is removed or its
-/// meaning changes; new fields may appear within a version.
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// The names of the fields of a line: a tag of the same name is left out.
-pub const FIELDS: [&str; 25] = [
-    "file",
-    "game",
-    "game_id",
-    "offset",
-    "line",
-    "kind",
-    "article",
-    "ply",
-    "move_number",
-    "side",
-    "san",
-    "fen",
-    "occurrences",
-    "outcome",
-    "via",
-    "move",
-    "reason",
-    "proof",
-    "winner",
-    "mate",
-    "edition",
-    "schema_version",
-    "tags",
-    "url",
-    "index",
-];
+pub use crate::record::{FIELDS, SCHEMA_VERSION};
 
 /// Appends one finding as a JSON object and a newline.
 pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport, f: &Finding) {
@@ -178,44 +147,27 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
     out.extend_from_slice(b",\"fen\":");
     s(out, &f.at.fen);
     write!(out, ",\"occurrences\":{}", f.occurrences).expect("writing to a Vec");
-    match &f.detail {
-        Detail::None => {}
-        Detail::Missed { outcome, via } => {
-            write!(
-                out,
-                ",\"outcome\":\"{}\",\"via\":\"{}\"",
-                outcome.name(),
-                via.name()
-            )
-            .expect("writing to a Vec");
-        }
-        Detail::Invalid { mv, reason } => {
-            out.extend_from_slice(b",\"move\":");
-            opt(out, mv.as_deref());
-            out.extend_from_slice(b",\"reason\":");
-            s(out, reason);
-        }
-        Detail::Dead { proof } => {
-            write!(out, ",\"proof\":\"{}\"", proof.as_str()).expect("writing to a Vec");
-        }
-        Detail::Unwinnable { winner, proof } => {
-            write!(
-                out,
-                ",\"winner\":\"{}\",\"proof\":\"{}\"",
-                side_name(*winner),
-                proof.as_str()
-            )
-            .expect("writing to a Vec");
-        }
-        Detail::DrawnFlag { winner, mate } => {
-            write!(out, ",\"winner\":\"{}\",\"mate\":", side_name(*winner))
-                .expect("writing to a Vec");
-            s(out, mate);
-        }
-        Detail::WrongResult { reason } => {
-            out.extend_from_slice(b",\"reason\":");
-            s(out, reason);
-        }
+    // The JSONL order, which every kind's fields follow (an unwinnable
+    // flag's winner before its proof).
+    let d = DetailFields::of(&f.detail);
+    let text = [("outcome", d.outcome), ("via", d.via)];
+    for (name, value) in text.into_iter().filter_map(|(n, v)| v.map(|v| (n, v))) {
+        write!(out, ",\"{name}\":").expect("writing to a Vec");
+        s(out, value);
+    }
+    if let Some(mv) = d.mv {
+        out.extend_from_slice(b",\"move\":");
+        opt(out, mv);
+    }
+    let text = [
+        ("reason", d.reason),
+        ("winner", d.winner),
+        ("proof", d.proof),
+        ("mate", d.mate),
+    ];
+    for (name, value) in text.into_iter().filter_map(|(n, v)| v.map(|v| (n, v))) {
+        write!(out, ",\"{name}\":").expect("writing to a Vec");
+        s(out, value);
     }
     let tags = report.tags.as_deref();
     for name in BASE_TAGS {
