@@ -222,7 +222,7 @@ impl GithubSink {
             }
             let _ = writeln!(s);
         }
-        if self.examples.found.iter().any(|f| !f.is_empty()) {
+        if self.examples.found.iter().any(|(_, f)| !f.is_empty()) {
             let _ = writeln!(s, "### First examples\n");
             let _ = writeln!(s, "| finding | where | move | players | what |");
             let _ = writeln!(s, "| :-- | :-- | :-- | :-- | :-- |");
