@@ -13,8 +13,7 @@
 //! | [`escape_data`] | workflow command data | `%`, CR, LF percent-encoded |
 //! | [`escape_property`] | workflow command properties | as data, and `:` `,` |
 //! | [`escape_tag`] | a PGN tag value | `\` and `"` backslashed |
-//!
-//! The HTML report escapes with its own `esc` (HTML's five specials).
+//! | [`escape_html`] | the HTML report | HTML's five specials as entities (`'` as `&#39;`) |
 
 use std::fmt::Write as _;
 
@@ -83,6 +82,22 @@ pub fn escape_property(s: &str) -> String {
             '\n' => out.push_str("%0A"),
             ':' => out.push_str("%3A"),
             ',' => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text or an attribute value for HTML: `& < > " '` as entities.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
             c => out.push(c),
         }
     }

@@ -5,21 +5,7 @@
 use crate::aggregate::Aggregate;
 use crate::text::thousands;
 
-/// Text or an attribute value, HTML-escaped.
-pub(super) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub(super) use crate::text::escape_html as esc;
 
 /// A `data-figure` attribute: the figure's path in the aggregate JSON.
 pub(super) fn fig(path: &[&str]) -> String {
