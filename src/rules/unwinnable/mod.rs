@@ -177,7 +177,7 @@ impl Analyzer {
 
     /// The proofs alone, no witness search: material, the semi-static
     /// proofs ([`semi_static`]), and the forced-line proof
-    /// ([`Analyzer::forced`]) where the side to move has at most two moves
+    /// (`forced`, in forced.rs) where the side to move has at most two moves
     /// or is in check. `None` when none holds.
     pub fn prove(&self, pos: &Chess, winner: Color, depth: u32) -> Option<Proof> {
         if pos.has_insufficient_material(winner) {
