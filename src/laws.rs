@@ -101,6 +101,21 @@ impl Edition {
         }
     }
 
+    /// What the edition rules, for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            Edition::Laws2001 => {
+                "The laws in force before 2014-07-01: no automatic draws but the dead position"
+            }
+            Edition::Laws2014 => {
+                "2014-07-01 to 2017-12-31: 75 moves, fivefold on consecutive alternate moves"
+            }
+            Edition::Laws2018 => {
+                "From 2018 (and the 2023 Laws): 75 moves, fivefold on any five occurrences"
+            }
+        }
+    }
+
     /// Whether the automatic draws of Art. 9.6.1 and 9.6.2 (fivefold, 75
     /// moves) exist in this edition.
     pub fn has_automatic_draws(self) -> bool {

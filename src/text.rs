@@ -60,45 +60,51 @@ pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// A workflow command's data: `%`, CR and LF encoded.
 pub fn escape_data(s: &str) -> String {
+    escape_workflow(s, false)
+}
+
+/// A workflow command's property value: as data, and `:` and `,` encoded.
+pub fn escape_property(s: &str) -> String {
+    escape_workflow(s, true)
+}
+
+/// The workflow commands' percent-encoding: `%`, CR, LF, and in a
+/// property `:` and `,`.
+fn escape_workflow(s: &str, property: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
             c => out.push(c),
         }
     }
     out
 }
 
-/// A workflow command's property value: as data, and `:` and `,` encoded.
-pub fn escape_property(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
-            c => out.push(c),
-        }
+/// HTML's five special characters as entities (`'` as `&#39;`), which
+/// HTML and Markdown text escape alike.
+fn html_entity(c: char) -> Option<&'static str> {
+    match c {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        _ => None,
     }
-    out
 }
 
 /// Text or an attribute value for HTML: `& < > " '` as entities.
 pub fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+        match html_entity(c) {
+            Some(e) => out.push_str(e),
+            None => out.push(c),
         }
     }
     out
@@ -111,18 +117,14 @@ pub fn escape_html(s: &str) -> String {
 pub fn escape_markdown(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_ascii_punctuation() => {
+        match (html_entity(c), c) {
+            (Some(e), _) => out.push_str(e),
+            (None, c) if c.is_ascii_punctuation() => {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
+            (None, c) if c.is_control() => out.push(' '),
+            (None, c) => out.push(c),
         }
     }
     out

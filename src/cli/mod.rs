@@ -15,6 +15,7 @@ use std::io::{self, BufWriter, Write};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
+use pgn_arbiter::laws::Edition;
 use pgn_arbiter::{DeadMode, Error, Laws};
 
 /// `--version`: the version and the laws it knows.
@@ -117,19 +118,20 @@ fn dead_modes() -> impl TypedValueParser<Value = DeadMode> {
         .map(|s| s.parse::<DeadMode>().expect("a possible value"))
 }
 
-/// `--laws`'s values, read by the library's `FromStr`, with their help.
+/// `--laws`'s values, read by the library's `FromStr`, with their help
+/// (`2023` is read as `2018`, whose rules the 2023 Laws keep).
 fn laws_values() -> impl TypedValueParser<Value = Laws> {
-    PossibleValuesParser::new([
-        PossibleValue::new("auto").help("By each game's Date tag"),
-        PossibleValue::new("2001")
-            .help("The laws in force before 2014-07-01: no automatic draws but the dead position"),
-        PossibleValue::new("2014")
-            .help("2014-07-01 to 2017-12-31: 75 moves, fivefold on consecutive alternate moves"),
-        PossibleValue::new("2018")
-            .alias("2023")
-            .help("From 2018 (and the 2023 Laws): 75 moves, fivefold on any five occurrences"),
-    ])
-    .map(|s| s.parse::<Laws>().expect("a possible value"))
+    let auto = PossibleValue::new(Laws::Auto.name()).help("By each game's Date tag");
+    let editions = Edition::ALL.map(|e| {
+        let value = PossibleValue::new(e.name()).help(e.help());
+        if e == Edition::Laws2018 {
+            value.alias("2023")
+        } else {
+            value
+        }
+    });
+    PossibleValuesParser::new(std::iter::once(auto).chain(editions))
+        .map(|s| s.parse::<Laws>().expect("a possible value"))
 }
 
 /// `path` (`-`: stdout) as it is, unbuffered; an error names the file.

@@ -72,9 +72,7 @@ impl DeadMode {
             DeadMode::Thorough => Some(Budget::THOROUGH),
         }
     }
-}
 
-impl DeadMode {
     /// The budget of a search for a mating line (a drawn loss on time,
     /// Art. 6.9): the quick mode searches up to a million nodes (such
     /// games are rare), the thorough one as for dead positions; `None` for
@@ -188,6 +186,7 @@ impl Prover {
         self.analyzer.can_mate(pos, winner, budget)
     }
 }
+
 /// Art. 9.6 (2001) / 5.2.2 over a game: by material at every position;
 /// beyond material, one question to the engine per game, at the last
 /// position not yet dead by material (a dead position stays dead, so the

@@ -7,8 +7,6 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::finding::{Detail, Finding, Kind, Outcome, Spot, Via};
 
-/// The first ply at which a missed claim held, how many plies it held at,
-/// and the last two of them (those the final draw may excuse).
 /// The first position where something held, kept so that its FEN and SAN
 /// are only written when it becomes a finding (most claims are excused by
 /// a draw at the end).
@@ -30,6 +28,8 @@ impl First {
     }
 }
 
+/// The first ply at which a missed claim held, how many plies it held at,
+/// and the last two of them (those the final draw may excuse).
 #[derive(Default)]
 pub(crate) struct ClaimTrack {
     first: Option<(First, Via)>,
