@@ -9,12 +9,14 @@ use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position};
 use crate::facets::Facets;
 use crate::finding::{Detail, Finding, Spot};
 use crate::kind::{ByKind, Kind, Severity};
-use crate::laws::{Edition, Laws};
+use crate::laws::{parse_date, Day, Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextReader, Variant};
 use crate::rules::dead::{Dead, DeadMode};
 use crate::rules::fifty::Fifty;
 use crate::rules::repetition::Repetition;
+use crate::rules::site::SiteRules;
 use crate::rules::{flag, result, At, End};
+use crate::site::{Site, SiteMode};
 use crate::split::RawGame;
 
 /// How a game was accounted for.
@@ -198,6 +200,11 @@ pub struct GameReport {
     pub swallowed: u32,
     /// A comment of this game was still open at the end of the input.
     pub unterminated: bool,
+    /// The site whose rules also judged the game (SPEC "Site rules").
+    pub site: Option<Site>,
+    /// Whether the ruling its record names (a site's own draw, a loss on
+    /// time) is one the game supports; `None` when none was checked.
+    pub ruling: Option<bool>,
     /// What the statistics report breaks the game down by (read only when
     /// the auditor is asked to, see [`Auditor::with_facets`]).
     pub facets: Facets,
@@ -220,6 +227,7 @@ pub struct Auditor {
     repetition: Repetition,
     fifty: Fifty,
     dead: Dead,
+    site: SiteRules,
     tags: TagSet,
     facets: bool,
 }
@@ -236,6 +244,13 @@ impl Auditor {
             dead: Dead::new(effort),
             ..Self::default()
         }
+    }
+
+    /// Judges the games of known sites by their site's rules too
+    /// ([`SiteMode::Auto`] by default).
+    pub fn with_sites(mut self, mode: SiteMode) -> Self {
+        self.site = SiteRules::new(mode);
+        self
     }
 
     /// Keeps these tags in the reports of games with findings.
@@ -265,7 +280,8 @@ impl Auditor {
         laws: Laws,
         reader: &mut MovetextReader<'a>,
     ) -> GameReport {
-        let edition = laws.edition_for(game.tag("Date"));
+        let day = game_day(game);
+        let edition = laws.edition_on(day);
         let mut report = GameReport {
             offset: game.offset as u64,
             len: game.text.len() as u64,
@@ -279,6 +295,8 @@ impl Auditor {
             undecided: ByKind::default(),
             swallowed: game.swallowed,
             unterminated: game.unterminated,
+            site: None,
+            ruling: None,
             facets: if self.facets {
                 Facets::of(game)
             } else {
@@ -303,7 +321,10 @@ impl Auditor {
         };
 
         match start_position(game, variant) {
-            Ok(p0) => self.replay(p0, game, edition, result, &mut report),
+            Ok(p0) => {
+                self.site.start(game, day);
+                self.replay(p0, game, edition, result, &mut report)
+            }
             Err((side, reason)) => {
                 report.status = Status::Invalid;
                 report.findings.push(Finding {
@@ -334,7 +355,12 @@ impl Auditor {
         result: &[u8],
         report: &mut GameReport,
     ) {
-        let (repetition, fifty, dead) = (&mut self.repetition, &mut self.fifty, &mut self.dead);
+        let (repetition, fifty, dead, site) = (
+            &mut self.repetition,
+            &mut self.fifty,
+            &mut self.dead,
+            &mut self.site,
+        );
         repetition.start();
         fifty.start();
         dead.start(&p0);
@@ -352,9 +378,10 @@ impl Auditor {
                 }
             };
             let at = At::new(ply, &pos, next, edition);
-            repetition.position(&at);
+            let occurrences = repetition.position(&at);
             fifty.position(&at);
             dead.position(&at);
+            site.position(&at, occurrences);
             let Some(m) = next else { break };
             dead.played(m);
             repetition.play(&mut pos, m);
@@ -382,6 +409,7 @@ impl Auditor {
         let dead_end = dead.finish(&end, &mut report.undecided, out);
         repetition.finish(&end, out);
         fifty.finish(&end, out);
+        (report.site, report.ruling) = site.finish(&end, out);
         report.plies = end.n;
         if let Some(f) = invalid {
             out.push(f);
@@ -394,6 +422,13 @@ impl Auditor {
         flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
         flag::drawn(&end, dead_at_end, dead, &mut report.undecided, out);
     }
+}
+
+/// The day the game was played (SPEC, laws editions): by its `Date` tag,
+/// or its `UTCDate` tag where `Date` is missing or has no year.
+pub fn game_day(game: &RawGame<'_>) -> Option<Day> {
+    let day = |name| game.tag(name).and_then(parse_date);
+    day("Date").or_else(|| day("UTCDate"))
 }
 
 /// The move written at `ply`, resolved from `pos`: `Ok(None)` after the

@@ -6,6 +6,7 @@
 
 use crate::finding::{Detail, Finding, Kind, Outcome, Via};
 use crate::pipeline::GameRecord;
+use crate::site::{Rule, Site};
 
 /// One finding, as a person reads it.
 #[derive(Debug, Clone)]
@@ -126,8 +127,21 @@ pub fn describe(f: &Finding) -> String {
             if winner.is_white() { "White" } else { "Black" },
             first_moves(mate, 6)
         ),
+        (Detail::SiteRule { site, rule }, _) => site_rule_sentence(*site, *rule),
         (Detail::WrongResult { reason }, _) => format!("{reason}; the Result tag disagrees"),
     }
+}
+
+/// What a `site_rule` finding says, for people.
+fn site_rule_sentence(site: Site, rule: Rule) -> String {
+    let what = match rule {
+        Rule::Material => "draws by itself on this material, yet the game went on or was not scored ½-½",
+        Rule::FiftyMoves => "draws by itself at 100 half-moves without capture or pawn move, yet the game went on or was not scored ½-½",
+        Rule::Repetition => "draws by itself on this repetition, yet the game went on or was not scored ½-½",
+        Rule::Timeout => "draws a loss on time against this material, yet it was scored as a win",
+        Rule::Ruling => "would not rule as the record says: the game does not support it",
+    };
+    format!("{} {what} (site rules)", site.title())
 }
 
 /// The first `n` words of a line of moves, `...` after them when more

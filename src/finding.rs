@@ -6,6 +6,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 pub use crate::kind::Kind;
+use crate::site::{Rule, Site};
 
 /// How a draw claim could have been made (Art. 9.2 / 9.3 (a) or (b)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +133,13 @@ pub enum Detail {
         /// A mating line from the final position, in SAN with move
         /// numbers (`54. Kxh5 Ke5 55. g8=Q ...`): the proof.
         mate: String,
+    },
+    /// A site's own rule the record contradicts (SPEC "Site rules").
+    SiteRule {
+        /// The site whose rules judged the game.
+        site: Site,
+        /// Its rule.
+        rule: Rule,
     },
     /// A result the final position contradicts (Art. 5.1, 5.2.1).
     WrongResult {

@@ -49,6 +49,11 @@ pub enum Kind {
     /// does not give the point to the mating side, or stalemate and the
     /// result is not a draw.
     WrongResult,
+    /// SPEC "Site rules": the record contradicts the rules of the site the
+    /// game was played on (not the Laws): a draw the site makes by itself
+    /// and the game went on past, a loss on time its rule draws scored as
+    /// a win, or a ruling named that the game does not support.
+    SiteRule,
 }
 
 /// How serious a finding is for a pipeline (GitHub annotations, SARIF
@@ -74,6 +79,8 @@ pub enum Family {
     AutomaticDraw,
     /// The recorded result contradicts the Laws.
     Result,
+    /// The record contradicts its site's own rules, not the Laws.
+    Site,
 }
 
 /// One row of the table: everything the reports say about a kind.
@@ -274,11 +281,28 @@ const INFO: [KindInfo; Kind::COUNT] = [
         plural: "wrong results",
         plain: "wrong_result",
     },
+    KindInfo {
+        name: "site_rule",
+        // Not an article of the Laws: the site's own rules.
+        articles: every("site"),
+        family: Family::Site,
+        severity: Severity::Warning,
+        proven: false,
+        undecided: false,
+        colour: "#332288",
+        importance: 9,
+        title: "The record contradicts the rules of the site the game was played on",
+        meaning: "The game was played on a site with its own rules (Lichess, chess.com, FICS), and its record contradicts them: the site's own draw applied and the game went on or was not scored as a draw, a loss on time was scored as a win although the site's timeout rule draws it, or the record names a ruling the game does not support. The Laws' findings are separate.",
+        advice: "The site erred, or the record was altered after the game: compare it with the site's own copy (the Site or Link tag).",
+        brief: "the site's own rule broken (<code>rule</code>: material, fifty_moves, repetition, timeout, ruling)",
+        plural: "site rules broken",
+        plain: "site_rule",
+    },
 ];
 
 impl Kind {
     /// How many kinds there are.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 10;
 
     /// Every kind, in [`Kind::index`] order.
     pub const ALL: [Kind; Kind::COUNT] = [
@@ -291,6 +315,7 @@ impl Kind {
         Kind::UnwinnableFlag,
         Kind::DrawnFlag,
         Kind::WrongResult,
+        Kind::SiteRule,
     ];
 
     /// The kind's row of the table.

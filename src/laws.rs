@@ -31,12 +31,22 @@ impl Laws {
 
     /// The edition a game dated `date` is judged by.
     pub fn edition_for(self, date: Option<&[u8]>) -> Edition {
+        self.edition_on(date.and_then(parse_date))
+    }
+
+    /// The edition a game played on `day` is judged by (`None`: no usable
+    /// date, the newest laws).
+    pub fn edition_on(self, day: Option<Day>) -> Edition {
         match self {
-            Laws::Auto => Edition::from_date(date),
+            Laws::Auto => Edition::on(day),
             Laws::Fixed(e) => e,
         }
     }
 }
+
+/// A day: (year, month, day), month and day 1 where the date leaves them
+/// unknown.
+pub type Day = (u32, u32, u32);
 
 /// A `--laws` value that names no edition.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,10 +139,12 @@ impl Edition {
     /// resolves to the earliest possible day (`2014.??.??` is 2014-01-01).
     /// No four-digit year at the start (or no tag): the newest laws.
     pub fn from_date(date: Option<&[u8]>) -> Edition {
-        let Some(date) = date else {
-            return Edition::Laws2018;
-        };
-        match parse_date(date) {
+        Edition::on(date.and_then(parse_date))
+    }
+
+    /// The edition in force on `day`; the newest without one.
+    pub fn on(day: Option<Day>) -> Edition {
+        match day {
             None => Edition::Laws2018,
             Some(day) if day < (2014, 7, 1) => Edition::Laws2001,
             Some(day) if day < (2018, 1, 1) => Edition::Laws2014,
@@ -208,7 +220,9 @@ impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for ByEdition<T> {
 }
 
 /// `(year, month, day)`, unknown parts as 1; `None` without a year.
-fn parse_date(s: &[u8]) -> Option<(u32, u32, u32)> {
+/// A date tag's day, month and day 1 where unknown; `None` without a
+/// year (`????.??.??`).
+pub fn parse_date(s: &[u8]) -> Option<Day> {
     let lead = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
     let s = &s[lead..];
     // year: four digits (`?` or anything else: no year)

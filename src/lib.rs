@@ -11,8 +11,10 @@
 //!   → audit      replay (shakmaty; san: SAN → move), calling each rule's hooks
 //!   → rules      one file per Law: repetition (9.2, 9.6.1), fifty (9.3, 9.6.2),
 //!                dead (9.6 / 5.2.2), result (5.1, 5.2.1, 11), flag (6.9);
-//!                the unwinnability engine (unwinnable/, mobility, stalemate)
-//!   → finding    what is reported; kind: the kinds as data; laws: editions
+//!                the unwinnability engine (unwinnable/, mobility, stalemate);
+//!                site/: the sites' own rules, one rulebook file per site
+//!   → finding    what is reported; kind: the kinds as data; laws: editions;
+//!                site: the sites and their rules' names
 //!   → sink       every game, in input order, to each output (the Sink lifecycle):
 //!   → stats, aggregate, facets   counts that merge; the statistics report's model
 //!   → report     JSON Lines, summary, human, HTML, GitHub, JUnit, SARIF, PGN export,
@@ -121,6 +123,7 @@ pub mod rules;
 pub mod run;
 pub mod san;
 pub mod sink;
+pub mod site;
 pub mod split;
 pub mod stats;
 pub mod text;
@@ -132,3 +135,4 @@ pub use laws::Laws;
 pub use pipeline::{for_each_game, GameRecord, InputOutcome, RunOutcome, Sink};
 pub use rules::dead::DeadMode;
 pub use run::Audit;
+pub use site::{Site, SiteMode};

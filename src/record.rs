@@ -11,7 +11,7 @@ use crate::finding::{side_name, Detail};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The names of the fields of a line: a tag of the same name is left out.
-pub const FIELDS: [&str; 25] = [
+pub const FIELDS: [&str; 27] = [
     "file",
     "game",
     "game_id",
@@ -32,6 +32,8 @@ pub const FIELDS: [&str; 25] = [
     "proof",
     "winner",
     "mate",
+    "site",
+    "rule",
     "edition",
     "schema_version",
     "tags",
@@ -59,6 +61,10 @@ pub struct DetailFields<'a> {
     pub winner: Option<&'static str>,
     /// Drawn flags: the mating line.
     pub mate: Option<&'a str>,
+    /// Site rules: the site whose rules judged the game.
+    pub site: Option<&'static str>,
+    /// Site rules: the rule the record contradicts.
+    pub rule: Option<&'static str>,
 }
 
 impl<'a> DetailFields<'a> {
@@ -89,6 +95,11 @@ impl<'a> DetailFields<'a> {
             Detail::DrawnFlag { winner, mate } => DetailFields {
                 winner: Some(side_name(*winner)),
                 mate: Some(mate),
+                ..none
+            },
+            Detail::SiteRule { site, rule } => DetailFields {
+                site: Some(site.name()),
+                rule: Some(rule.name()),
                 ..none
             },
             Detail::WrongResult { reason } => DetailFields {

@@ -10,6 +10,7 @@ use crate::input::{self, InputPath};
 use crate::laws::Laws;
 use crate::pipeline::{Config, InputOutcome, Pipeline, Progress, RunOutcome, Sink};
 use crate::rules::dead::DeadMode;
+use crate::rules::site::SiteMode;
 use crate::stats::Stats;
 
 /// An audit of PGN inputs against the Laws: how it is judged and how many
@@ -55,6 +56,13 @@ impl Audit {
     /// How hard dead positions and unwinnable flags are proven.
     pub fn dead(mut self, dead: DeadMode) -> Audit {
         self.cfg.dead = dead;
+        self
+    }
+
+    /// Which site's rules judge a game besides the Laws (SPEC "Site
+    /// rules"; [`SiteMode::Auto`] by default: by the `Site` tag).
+    pub fn site(mut self, site: SiteMode) -> Audit {
+        self.cfg.site = site;
         self
     }
 

@@ -7,6 +7,7 @@ use crate::finding::{Detail, Outcome};
 use crate::kind::{ByKind, Kind};
 use crate::laws::{ByEdition, Edition};
 use crate::rules::unwinnable::Proof;
+use crate::site::Site;
 
 /// Counts of one file or of a whole run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -46,6 +47,95 @@ pub struct Stats {
     /// Per kind the engine is asked ([`crate::kind::KindInfo::undecided`]):
     /// games where it answered `Unknown`.
     pub undecided: ByKind<u64>,
+    /// Per site with a rulebook (SPEC "Site rules"), in [`Site::ALL`]
+    /// order: the games its rules judged.
+    pub sites: [SiteCounts; 3],
+}
+
+/// The counts of the games one site's rules judged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteCounts {
+    /// Games judged by the site's rules (analysed or invalid).
+    pub games: u64,
+    /// Games whose record names a ruling that was checked.
+    pub rulings_checked: u64,
+    /// Of those, the rulings the game supports.
+    pub rulings_supported: u64,
+    /// Games with a `site_rule` finding of each rule, in [`Rule::ALL`]
+    /// order.
+    #[serde(with = "by_rule")]
+    pub rules: [u64; 5],
+    /// Games lost on time that the site and the Laws score differently
+    /// (`drawn_flag` or `unwinnable_flag`).
+    pub flags_scored_otherwise: u64,
+}
+
+impl SiteCounts {
+    /// Counts a game its site's rules judged.
+    pub fn add(&mut self, report: &GameReport) {
+        self.games += 1;
+        if let Some(supported) = report.ruling {
+            self.rulings_checked += 1;
+            self.rulings_supported += u64::from(supported);
+        }
+        let mut rules = [false; 5];
+        let mut flags = false;
+        for f in &report.findings {
+            match f.detail {
+                Detail::SiteRule { rule, .. } => rules[rule as usize] = true,
+                Detail::DrawnFlag { .. } | Detail::Unwinnable { .. } => flags = true,
+                _ => {}
+            }
+        }
+        for (n, hit) in self.rules.iter_mut().zip(rules) {
+            *n += u64::from(hit);
+        }
+        self.flags_scored_otherwise += u64::from(flags);
+    }
+
+    /// Adds `o`'s counts to these.
+    pub fn merge(&mut self, o: &SiteCounts) {
+        self.games += o.games;
+        self.rulings_checked += o.rulings_checked;
+        self.rulings_supported += o.rulings_supported;
+        for (a, b) in self.rules.iter_mut().zip(o.rules) {
+            *a += b;
+        }
+        self.flags_scored_otherwise += o.flags_scored_otherwise;
+    }
+}
+
+/// `rules` as an object keyed by the rule's name.
+mod by_rule {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::rules::site::Rule;
+
+    pub fn serialize<S: Serializer>(v: &[u64; 5], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(Rule::ALL.iter().map(|r| (r.name(), v[*r as usize])))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u64; 5], D::Error> {
+        use serde::de::Error as _;
+        let map = BTreeMap::<String, u64>::deserialize(d)?;
+        let mut out = [0; 5];
+        for (name, n) in map {
+            let r = Rule::from_name(&name)
+                .ok_or_else(|| D::Error::custom(format!("unknown site rule {name:?}")))?;
+            out[r as usize] = n;
+        }
+        Ok(out)
+    }
+}
+
+/// A site's entry in the summary JSON.
+#[derive(Serialize, Deserialize)]
+struct SiteJson {
+    site: String,
+    #[serde(flatten)]
+    counts: SiteCounts,
 }
 
 /// The proofs, in the order [`Stats::proofs`] counts them.
@@ -80,10 +170,14 @@ impl Stats {
         if !report.findings.is_empty() {
             self.flagged += 1;
         }
+        if let Some(site) = report.site {
+            self.sites[site as usize].add(report);
+        }
         self.editions[report.edition] += 1;
         for (k, &open) in report.undecided.iter() {
             self.undecided[k] += u64::from(open);
         }
+        let mut seen = ByKind::<bool>::default();
         for f in &report.findings {
             match f.detail {
                 Detail::Dead { proof } | Detail::Unwinnable { proof, .. } => {
@@ -91,7 +185,10 @@ impl Stats {
                 }
                 _ => {}
             }
-            self.kind_games[f.kind] += 1;
+            // Games, not findings: a game may break two of its site's rules.
+            if !std::mem::replace(&mut seen[f.kind], true) {
+                self.kind_games[f.kind] += 1;
+            }
             if let Detail::Missed {
                 outcome: Outcome::Lost,
                 ..
@@ -118,6 +215,9 @@ impl Stats {
         self.missed_then_lost += &other.missed_then_lost;
         self.editions += &other.editions;
         self.undecided += &other.undecided;
+        for (a, b) in self.sites.iter_mut().zip(&other.sites) {
+            a.merge(b);
+        }
         for (mine, theirs) in self.proofs.0.iter_mut().zip(other.proofs.0.iter()) {
             for (a, b) in mine.iter_mut().zip(theirs) {
                 *a += b;
@@ -161,6 +261,13 @@ impl Stats {
                 })
                 .collect(),
             editions: self.editions.iter().map(|(e, &n)| (e.name(), n)).collect(),
+            sites: Site::ALL
+                .iter()
+                .map(|&s| SiteJson {
+                    site: s.name().to_string(),
+                    counts: self.sites[s as usize],
+                })
+                .collect(),
         }
     }
 }
@@ -213,6 +320,11 @@ impl<'de> Deserialize<'de> for Stats {
                 .ok_or_else(|| D::Error::custom(format!("unknown edition {name:?}")))?;
             st.editions[e] = n;
         }
+        for s in j.sites {
+            let site = Site::from_name(&s.site)
+                .ok_or_else(|| D::Error::custom(format!("unknown site {:?}", s.site)))?;
+            st.sites[site as usize] = s.counts;
+        }
         Ok(st)
     }
 }
@@ -235,6 +347,8 @@ struct StatsIn {
     hidden_games: u64,
     kinds: Vec<KindIn>,
     editions: std::collections::BTreeMap<String, u64>,
+    #[serde(default)]
+    sites: Vec<SiteJson>,
 }
 
 #[derive(Deserialize)]
@@ -276,6 +390,8 @@ pub struct StatsJson {
     pub kinds: Vec<KindJson>,
     /// Games judged by each edition, by its name.
     pub editions: std::collections::BTreeMap<&'static str, u64>,
+    /// Per site with a rulebook, the games its rules judged.
+    sites: Vec<SiteJson>,
 }
 
 /// The counts of one kind in the summary JSON.

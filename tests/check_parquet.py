@@ -28,7 +28,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 # The fields of a line (src/report/jsonl.rs), in order, as Arrow types;
-# the tag columns stand between `mate` and `edition`.
+# the tag columns stand between `rule` and `edition`. The line's `site`
+# is the column `rule_site` (SQL engines fold it with the `Site` tag's).
 HEAD = [
     ("file", pa.string(), False),
     ("game", pa.uint64(), False),
@@ -50,6 +51,8 @@ HEAD = [
     ("proof", pa.string(), True),
     ("winner", pa.string(), True),
     ("mate", pa.string(), True),
+    ("rule_site", pa.string(), True),
+    ("rule", pa.string(), True),
 ]
 TAIL = [("edition", pa.string(), False), ("schema_version", pa.uint32(), False)]
 BASE_TAGS = ["White", "Black", "Date", "Result", "Site"]
@@ -86,7 +89,7 @@ def as_line(row):
             for k, v in value:
                 out[k] = v
         elif value is not None:
-            out[name] = value
+            out["site" if name == "rule_site" else name] = value
     return out
 
 

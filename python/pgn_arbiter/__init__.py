@@ -33,6 +33,7 @@ def audit(
     *,
     laws: str = "auto",
     dead: str = "quick",
+    site: str = "auto",
     threads: Optional[int] = None,
     tags: Optional[str] = None,
     errors: str = "raise",
@@ -41,7 +42,11 @@ def audit(
 
     ``laws``: ``"auto"`` (by each game's date), ``"2001"``, ``"2014"`` or
     ``"2018"``. ``dead``: ``"material"``, ``"quick"`` (the default) or
-    ``"thorough"``. ``threads``: worker threads (default: one per core).
+    ``"thorough"``. ``site``: also judge online games by their site's own
+    rules (``site_rule`` findings): ``"auto"`` (by the ``Site`` tag),
+    ``"none"``, ``"lichess"``, ``"chesscom"`` or ``"fics"``. The line's
+    ``site`` is the column ``rule_site`` (beside the ``Site`` tag's column).
+    ``threads``: worker threads (default: one per core).
     ``tags``: extra tags to keep as columns (``"all"`` for every tag, as a
     map column). ``errors``: ``"raise"`` raises ``OSError`` naming the first
     path that cannot be read; ``"summary"`` only counts it (``input_errors``).
@@ -56,7 +61,7 @@ def audit(
     if errors not in ("raise", "summary"):
         raise ValueError(f"errors={errors!r}: expected 'raise' or 'summary'")
     batches, schema, summary = _pgn_arbiter.audit(
-        paths, laws=laws, dead=dead, threads=threads, tags=tags, errors=errors
+        paths, laws=laws, dead=dead, site=site, threads=threads, tags=tags, errors=errors
     )
     return _table(batches, schema), json.loads(summary)
 
@@ -68,6 +73,7 @@ def audit_arrow(
     name: str = "<arrow>",
     laws: str = "auto",
     dead: str = "quick",
+    site: str = "auto",
     threads: Optional[int] = None,
     keep_tags: Optional[str] = None,
 ) -> Tuple[pa.Table, dict]:
@@ -103,6 +109,7 @@ def audit_arrow(
         name=name,
         laws=laws,
         dead=dead,
+        site=site,
         threads=threads,
         tags=keep_tags,
     )
@@ -114,6 +121,7 @@ def report(
     *,
     laws: str = "auto",
     dead: str = "quick",
+    site: str = "auto",
     threads: Optional[int] = None,
 ) -> dict:
     """The statistics report's aggregate of the games in ``paths``: what
@@ -123,7 +131,7 @@ def report(
     :func:`merge_reports`; ``pgn-arbiter report`` renders them."""
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
         paths = [paths]
-    text = _pgn_arbiter.report([str(p) for p in paths], laws=laws, dead=dead, threads=threads)
+    text = _pgn_arbiter.report([str(p) for p in paths], laws=laws, dead=dead, site=site, threads=threads)
     return json.loads(text)
 
 

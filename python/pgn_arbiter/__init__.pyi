@@ -10,6 +10,7 @@ def audit(
     *,
     laws: str = "auto",
     dead: str = "quick",
+    site: str = "auto",
     threads: Optional[int] = None,
     tags: Optional[str] = None,
     errors: str = "raise",
@@ -21,6 +22,7 @@ def audit_arrow(
     name: str = "<arrow>",
     laws: str = "auto",
     dead: str = "quick",
+    site: str = "auto",
     threads: Optional[int] = None,
     keep_tags: Optional[str] = None,
 ) -> Tuple[pa.Table, dict]: ...
@@ -30,6 +32,7 @@ def report(
     *,
     laws: str = "auto",
     dead: str = "quick",
+    site: str = "auto",
     threads: Optional[int] = None,
 ) -> dict: ...
 def merge_reports(parts: Sequence[dict]) -> dict: ...

@@ -20,7 +20,7 @@ use pgn_arbiter::input::rows::{tag_name, write_game};
 use pgn_arbiter::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use pgn_arbiter::report::arrow::ArrowSink;
 use pgn_arbiter::report::summary::RunSummary;
-use pgn_arbiter::{Audit, DeadMode, Laws};
+use pgn_arbiter::{Audit, DeadMode, Laws, SiteMode};
 
 /// `laws` as the CLI's `--laws` reads it (the library's `FromStr`).
 fn laws(name: &str) -> PyResult<Laws> {
@@ -34,15 +34,23 @@ fn dead(name: &str) -> PyResult<DeadMode> {
         .map_err(|e| PyValueError::new_err(format!("dead={e}")))
 }
 
+/// `site` as the CLI's `--site` reads it (the library's `FromStr`).
+fn site(name: &str) -> PyResult<SiteMode> {
+    name.parse()
+        .map_err(|e| PyValueError::new_err(format!("site={e}")))
+}
+
 fn builder(
     laws_name: &str,
     dead_name: &str,
+    site_name: &str,
     threads: Option<usize>,
     tags: &TagSet,
 ) -> PyResult<Audit> {
     let mut audit = Audit::new()
         .laws(laws(laws_name)?)
         .dead(dead(dead_name)?)
+        .site(site(site_name)?)
         .tags(tags.clone());
     if let Some(n) = threads {
         audit = audit.threads(n);
@@ -128,18 +136,19 @@ impl Sink for Collect {
 /// `OSError` naming it, unless `errors == "summary"` (then it is only
 /// counted, as the CLI does).
 #[pyfunction]
-#[pyo3(signature = (paths, laws="auto", dead="quick", threads=None, tags=None, errors="raise"))]
+#[pyo3(signature = (paths, laws="auto", dead="quick", site="auto", threads=None, tags=None, errors="raise"))]
 fn audit<'py>(
     py: Python<'py>,
     paths: Vec<String>,
     laws: &str,
     dead: &str,
+    site: &str,
     threads: Option<usize>,
     tags: Option<&str>,
     errors: &str,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
     let tags = tags.map(TagSet::parse).unwrap_or_default();
-    let run_audit = builder(laws, dead, threads, &tags)?;
+    let run_audit = builder(laws, dead, site, threads, &tags)?;
     let mut sink = Collect {
         arrow: ArrowSink::new(&tags),
         unreadable: None,
@@ -161,7 +170,7 @@ fn audit<'py>(
 /// `UTCDate` stands for `Date` when there is no `Date` column, so the laws
 /// edition follows the date the game was played.
 #[pyfunction]
-#[pyo3(signature = (movetext, tag_names, tag_arrays, name="<arrow>", laws="auto", dead="quick", threads=None, tags=None))]
+#[pyo3(signature = (movetext, tag_names, tag_arrays, name="<arrow>", laws="auto", dead="quick", site="auto", threads=None, tags=None))]
 #[allow(clippy::too_many_arguments)]
 fn audit_arrow<'py>(
     py: Python<'py>,
@@ -171,6 +180,7 @@ fn audit_arrow<'py>(
     name: &str,
     laws: &str,
     dead: &str,
+    site: &str,
     threads: Option<usize>,
     tags: Option<&str>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
@@ -189,7 +199,7 @@ fn audit_arrow<'py>(
     }
     let pgn = pgn_of_rows(&moves, &columns);
     let tags = tags.map(TagSet::parse).unwrap_or_default();
-    let run_audit = builder(laws, dead, threads, &tags)?;
+    let run_audit = builder(laws, dead, site, threads, &tags)?;
     let mut sink = ArrowSink::new(&tags);
     let name = name.to_string();
     let run = py
@@ -240,15 +250,16 @@ fn pgn_of_rows(moves: &[Option<String>], columns: &[(String, Vec<Option<String>>
 /// The statistics report's aggregate of a run over `paths` (what `audit
 /// --report-json` writes), as JSON.
 #[pyfunction]
-#[pyo3(signature = (paths, laws="auto", dead="quick", threads=None))]
+#[pyo3(signature = (paths, laws="auto", dead="quick", site="auto", threads=None))]
 fn report(
     py: Python<'_>,
     paths: Vec<String>,
     laws: &str,
     dead: &str,
+    site: &str,
     threads: Option<usize>,
 ) -> PyResult<String> {
-    let run_audit = builder(laws, dead, threads, &TagSet::default())?.facets(true);
+    let run_audit = builder(laws, dead, site, threads, &TagSet::default())?.facets(true);
     // Made inside: its output slot is not `Send` (here it has none).
     let aggregate = py
         .detach(|| {

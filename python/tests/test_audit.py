@@ -45,7 +45,8 @@ def without_run_fields(summary):
 
 
 def assert_rows_equal_lines(table: pa.Table, lines):
-    rows = table.to_pylist()
+    # The JSONL's `site` is the column `rule_site` (beside the `Site` tag's).
+    rows = [{("site" if k == "rule_site" else k): v for k, v in r.items()} for r in table.to_pylist()]
     assert len(rows) == len(lines)
     for i, (row, line) in enumerate(zip(rows, lines)):
         for field, value in line.items():
@@ -207,3 +208,28 @@ def test_arrow_columns_of_any_type_are_read_as_the_cli_reads_parquet(tmp_path):
     assert len(lines) > 0
     assert_rows_equal_lines(findings, lines)
     assert summary["total"]["games_read"] == t.num_rows
+
+
+FICS_MATERIAL = (
+    '[Event "s"]\n[Site "FICS freechess.org"]\n[White "K"]\n[Black "L"]\n'
+    '[Result "1/2-1/2"]\n\n1. e4 e5 {Neither player has mating material} 1/2-1/2\n\n'
+)
+
+
+def test_site_rules_cross_as_rule_site_and_rule(tmp_path):
+    """A FICS material draw named with every man on the board: one
+    ``site_rule`` row, its site in ``rule_site`` beside the ``Site`` tag;
+    ``site="none"`` judges by the Laws only; a bad name is a ValueError."""
+    path = tmp_path / "fics.pgn"
+    path.write_text(FICS_MATERIAL)
+    table, summary = pgn_arbiter.audit(path)
+    rows = [r for r in table.to_pylist() if r["kind"] == "site_rule"]
+    assert [(r["rule_site"], r["rule"], r["ply"], r["Site"]) for r in rows] == [
+        ("fics", "ruling", 2, "FICS freechess.org")
+    ]
+    fics = [s for s in summary["total"]["sites"] if s["site"] == "fics"][0]
+    assert (fics["games"], fics["rulings_checked"], fics["rulings_supported"]) == (1, 1, 0)
+    table, _ = pgn_arbiter.audit(path, site="none")
+    assert "site_rule" not in table.column("kind").to_pylist()
+    with pytest.raises(ValueError, match="site="):
+        pgn_arbiter.audit(path, site="icc")

@@ -25,6 +25,8 @@ def need(condition, what):
 
 
 def canonical(row: dict) -> str:
+    # The JSONL's `site` is the column `rule_site` (beside the `Site` tag's).
+    row = {("site" if k == "rule_site" else k): v for k, v in row.items()}
     return json.dumps({k: v for k, v in row.items() if v is not None}, sort_keys=True)
 
 

@@ -11,8 +11,8 @@ use std::io::{self, Write};
 use std::ops::AddAssign;
 
 use super::model::{
-    Aggregate, Bucket, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION,
-    EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP,
+    Aggregate, Bucket, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, SiteCounts,
+    AGGREGATE_VERSION, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP,
 };
 use super::points::Points;
 use crate::audit::{GameReport, Status};
@@ -22,6 +22,7 @@ use crate::finding::{Detail, Finding, Outcome, Via};
 use crate::kind::ByKind;
 use crate::laws::ByEdition;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
+use crate::site::Site;
 
 /// Builds the aggregate of a run, game by game (a [`Sink`]); writes it as
 /// JSON at the end of the run when given an output.
@@ -268,6 +269,8 @@ struct Tally {
     players: Players,
     points: Points,
     examples: ByKind<Vec<ExampleRow>>,
+    /// Per site, in [`Site::ALL`] order.
+    sites: [SiteCounts; 3],
     /// Missed claims by ply, in tens.
     first_claim: BTreeMap<u32, u64>,
     /// Automatic draws by the plies played after them ([`count_bucket`]).
@@ -287,6 +290,9 @@ impl Tally {
             self.games.flagged += 1;
         }
         self.count_findings(r);
+        if let Some(site) = r.site {
+            self.sites[site as usize].add(r);
+        }
         self.keep_examples(game);
         let one = Counts::of_game(&r.findings);
         self.count_facets(r, &one);
@@ -305,8 +311,12 @@ impl Tally {
     /// The findings by kind, the missed claims by outcome and via, and the
     /// distributions.
     fn count_findings(&mut self, r: &GameReport) {
+        let mut seen = ByKind::<bool>::default();
         for f in &r.findings {
-            self.kinds[f.kind] += 1;
+            // Games, not findings: a game may break two of its site's rules.
+            if !std::mem::replace(&mut seen[f.kind], true) {
+                self.kinds[f.kind] += 1;
+            }
             match f.detail {
                 Detail::Missed { outcome, via } if f.kind.is_missed_claim() => {
                     self.claims[f.kind].add(outcome, via);
@@ -377,6 +387,12 @@ impl Tally {
                 .iter()
                 .filter(|(_, rows)| !rows.is_empty())
                 .map(|(k, rows)| (k.name().to_string(), rows.clone()))
+                .collect(),
+            sites: Site::ALL
+                .into_iter()
+                .zip(self.sites)
+                .filter(|(_, c)| c.games > 0)
+                .map(|(s, c)| (s.name().to_string(), c))
                 .collect(),
         }
     }

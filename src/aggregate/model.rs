@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::stats::SiteCounts;
+
 /// The version of the aggregate JSON.
 pub const AGGREGATE_VERSION: u32 = 1;
 
@@ -48,6 +50,9 @@ pub struct Aggregate {
     /// Per kind, the first [`EXAMPLES_PER_KIND`] findings in input order.
     #[serde(default)]
     pub examples: BTreeMap<String, Vec<ExampleRow>>,
+    /// Per site whose rules judged games (SPEC "Site rules"), by its name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sites: BTreeMap<String, SiteCounts>,
 }
 
 /// Findings kept as examples, per kind.
@@ -291,6 +296,9 @@ impl Aggregate {
             self.points.entry(event.clone()).or_default().merge(p);
         }
         self.points_untracked_events = self.points.values().filter(|p| p.untracked).count() as u64;
+        for (site, c) in &other.sites {
+            self.sites.entry(site.clone()).or_default().merge(c);
+        }
         // the first examples in input order: the parts are merged in order
         for (kind, rows) in &other.examples {
             let mine = self.examples.entry(kind.clone()).or_default();

@@ -19,11 +19,11 @@ use pgn_arbiter::report::pgn_export::PgnExport;
 use pgn_arbiter::report::sarif::SarifSink;
 use pgn_arbiter::report::{human, summary::RunSummary};
 use pgn_arbiter::text::terminal_safe;
-use pgn_arbiter::{Audit, DeadMode, Error, Laws, TagSet};
+use pgn_arbiter::{Audit, DeadMode, Error, Laws, SiteMode, TagSet};
 
 use super::progress::Bar;
 use super::warnings::{Warnings, MAX_WARNINGS};
-use super::{dead_modes, laws_values, open_output, open_raw, write_html, Exit};
+use super::{dead_modes, laws_values, open_output, open_raw, site_modes, write_html, Exit};
 
 /// `audit`: what to read, what to write, how to judge.
 #[derive(clap::Args, Debug)]
@@ -47,6 +47,10 @@ pub struct AuditArgs {
     /// only, or proven by the engine with a small (quick) or large budget.
     #[arg(long, default_value = "quick", value_parser = dead_modes())]
     pub dead: DeadMode,
+    /// Also judge online games by their site's own rules (site_rule
+    /// findings): by each game's Site tag (auto), none, or one site for all.
+    #[arg(long, default_value = "auto", value_parser = site_modes())]
+    pub site: SiteMode,
     /// Exit with 1 when a condition holds: a comma-separated list of `any`,
     /// KIND, KIND>N (more than N games with that kind) or KIND>P% (more than
     /// P percent of the games analysed; invalid_game: of the games read).
@@ -289,6 +293,7 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
         .interrupt(interrupt)
         .laws(args.laws)
         .dead(args.dead)
+        .site(args.site)
         .threads(args.threads.unwrap_or(0))
         .tags(tags.clone())
         .facets(args.report_json.is_some() || args.html.is_some())

@@ -16,7 +16,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
 use pgn_arbiter::laws::Edition;
-use pgn_arbiter::{DeadMode, Error, Laws};
+use pgn_arbiter::{DeadMode, Error, Laws, Site, SiteMode};
 
 /// `--version`: the version and the laws it knows.
 const VERSION: &str = concat!(
@@ -121,7 +121,8 @@ fn dead_modes() -> impl TypedValueParser<Value = DeadMode> {
 /// `--laws`'s values, read by the library's `FromStr`, with their help
 /// (`2023` is read as `2018`, whose rules the 2023 Laws keep).
 fn laws_values() -> impl TypedValueParser<Value = Laws> {
-    let auto = PossibleValue::new(Laws::Auto.name()).help("By each game's Date tag");
+    let auto =
+        PossibleValue::new(Laws::Auto.name()).help("By each game's Date tag, else its UTCDate");
     let editions = Edition::ALL.map(|e| {
         let value = PossibleValue::new(e.name()).help(e.help());
         if e == Edition::Laws2018 {
@@ -132,6 +133,18 @@ fn laws_values() -> impl TypedValueParser<Value = Laws> {
     });
     PossibleValuesParser::new(std::iter::once(auto).chain(editions))
         .map(|s| s.parse::<Laws>().expect("a possible value"))
+}
+
+/// `--site`'s values, read by the library's `FromStr`, with their help.
+fn site_modes() -> impl TypedValueParser<Value = SiteMode> {
+    let auto = PossibleValue::new("auto")
+        .help("By each game's Site tag (lichess.org, chess.com, freechess.org)");
+    let none = PossibleValue::new("none").help("The Laws only");
+    let sites = Site::ALL.map(|s| {
+        PossibleValue::new(s.name()).help(format!("{}'s rules for every game", s.title()))
+    });
+    PossibleValuesParser::new([auto, none].into_iter().chain(sites))
+        .map(|s| s.parse::<SiteMode>().expect("a possible value"))
 }
 
 /// `path` (`-`: stdout) as it is, unbuffered; an error names the file.

@@ -22,11 +22,12 @@ use std::sync::Arc;
 
 use self::chunks::{settle, Buf, Chunks, MappedChunks, Prev, StreamChunks};
 use self::emit::{Emitter, InOrder};
-use self::worker::{audit_piece, Piece};
+use self::worker::{audit_piece, Piece, Settings};
 use crate::audit::TagSet;
 use crate::input::{self, NamedInput, Source};
 use crate::laws::Laws;
 use crate::rules::dead::DeadMode;
+use crate::rules::site::SiteMode;
 pub use crate::sink::{for_each_game, ForEachGame, GameRecord, InputOutcome, RunOutcome, Sink};
 use crate::stats::Stats;
 
@@ -48,6 +49,9 @@ pub struct Config {
     pub tags: TagSet,
     /// Read every game's facets for the statistics report.
     pub facets: bool,
+    /// Which site's rules judge a game besides the Laws (SPEC "Site
+    /// rules").
+    pub site: SiteMode,
     /// Set (by a Ctrl-C handler) to stop reading: the games read so far are
     /// audited and handed over, the rest is not read.
     pub interrupt: Option<Arc<AtomicBool>>,
@@ -70,6 +74,7 @@ impl Default for Config {
             region_size: 4 << 20,
             tags: TagSet::Default,
             facets: false,
+            site: SiteMode::Auto,
             interrupt: None,
         }
     }
@@ -208,12 +213,13 @@ impl Pipeline {
         emit: &mut Emitter<'_>,
         progress: &dyn Progress,
     ) -> io::Result<()> {
-        let laws = Arc::new((
-            self.cfg.laws,
-            self.cfg.dead,
-            self.cfg.tags.clone(),
-            self.cfg.facets,
-        ));
+        let laws = Arc::new(Settings {
+            laws: self.cfg.laws,
+            dead: self.cfg.dead,
+            tags: self.cfg.tags.clone(),
+            facets: self.cfg.facets,
+            site: self.cfg.site,
+        });
         let chunk_size = self.cfg.chunk_size.max(1);
         let limit = 4 * self.threads().max(1);
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();

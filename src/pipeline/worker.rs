@@ -6,10 +6,17 @@ use crate::audit::{Auditor, GameReport, TagSet};
 use crate::laws::Laws;
 use crate::parse::MovetextReader;
 use crate::rules::dead::DeadMode;
+use crate::rules::site::SiteMode;
 use crate::split::{EndState, Splitter};
 
 /// What every worker needs to audit a game.
-pub(super) type Settings = (Laws, DeadMode, TagSet, bool);
+pub(super) struct Settings {
+    pub(super) laws: Laws,
+    pub(super) dead: DeadMode,
+    pub(super) tags: TagSet,
+    pub(super) facets: bool,
+    pub(super) site: SiteMode,
+}
 
 /// Games of one chunk, audited on the guess that the chunk starts a game.
 /// Each report's `line` counts the newlines from `start` to the game.
@@ -23,11 +30,12 @@ pub(super) struct Piece {
 }
 
 /// Splits and audits the games of `buf[start..end]`.
-pub(super) fn audit_piece(buf: &[u8], start: usize, end: usize, laws: &Settings) -> Piece {
-    let (laws, dead, tags, facets) = laws;
-    let mut auditor = Auditor::with_effort(*dead)
-        .with_tags(tags.clone())
-        .with_facets(*facets);
+pub(super) fn audit_piece(buf: &[u8], start: usize, end: usize, settings: &Settings) -> Piece {
+    let mut auditor = Auditor::with_effort(settings.dead)
+        .with_tags(settings.tags.clone())
+        .with_facets(settings.facets)
+        .with_sites(settings.site);
+    let laws = &settings.laws;
     let next = Cell::new(&[][..]);
     let mut movetext = MovetextReader::new(&next);
     let bytes = &buf[start..end];

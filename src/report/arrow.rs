@@ -113,8 +113,19 @@ fn schema_of(tags: &TagColumns) -> Schema {
         text("fen", false),
         field("occurrences", DataType::UInt32, false),
     ];
+    // The JSONL's `site` is `rule_site` here: SQL engines fold the `Site`
+    // tag's column and a `site` column together (DuckDB reads the second
+    // as `site_1`).
     for name in [
-        "outcome", "via", "move", "reason", "proof", "winner", "mate",
+        "outcome",
+        "via",
+        "move",
+        "reason",
+        "proof",
+        "winner",
+        "mate",
+        "rule_site",
+        "rule",
     ] {
         fields.push(text(name, true));
     }
@@ -142,8 +153,8 @@ struct Columns {
     san: StringBuilder,
     fen: StringBuilder,
     occurrences: UInt32Builder,
-    /// outcome, via, move, reason, proof, winner, mate.
-    detail: [StringBuilder; 7],
+    /// outcome, via, move, reason, proof, winner, mate, rule_site, rule.
+    detail: [StringBuilder; 9],
     tags: Vec<StringBuilder>,
     tag_map: Option<MapBuilder<StringBuilder, StringBuilder>>,
     edition: StringBuilder,
@@ -227,6 +238,8 @@ impl Columns {
             d.proof,
             d.winner,
             d.mate,
+            d.site,
+            d.rule,
         ];
         for (b, v) in self.detail.iter_mut().zip(values) {
             b.append_option(v);

@@ -6,6 +6,7 @@ use crate::finding::Kind;
 use crate::gate::{Condition, Failure};
 use crate::pipeline::RunOutcome;
 use crate::report::examples::Examples;
+use crate::site::Site;
 use crate::stats::Stats;
 use crate::text::{share, thousands};
 
@@ -19,6 +20,7 @@ pub fn render(
     let mut s = String::new();
     inputs(&mut s, run);
     kinds(&mut s, &run.total);
+    sites(&mut s, &run.total);
     first_examples(&mut s, examples);
     notes(&mut s, run, gate, failures);
     footer(&mut s, run);
@@ -79,6 +81,57 @@ fn inputs(s: &mut String, run: &RunOutcome) {
     if outcomes.len() > 1 {
         row(s, "total", total);
     }
+}
+
+/// A row per site whose rules judged games (SPEC "Site rules"): the games,
+/// each rule broken, the rulings named and supported, the losses on time
+/// the site and the Laws score differently.
+fn sites(s: &mut String, total: &Stats) {
+    let judged: Vec<_> = Site::ALL
+        .into_iter()
+        .map(|site| (site, total.sites[site as usize]))
+        .filter(|(_, c)| c.games > 0)
+        .collect();
+    if judged.is_empty() {
+        return;
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<10} {:>11}  {:>8} {:>11} {:>10} {:>8} {:>7}  {:>8} {:>9}  {:>14}",
+        "site rules",
+        "games",
+        "material",
+        "fifty_moves",
+        "repetition",
+        "timeout",
+        "ruling",
+        "rulings",
+        "supported",
+        "flags scored"
+    );
+    for (site, c) in judged {
+        let [material, fifty, repetition, timeout, ruling] = c.rules.map(thousands);
+        let _ = writeln!(
+            s,
+            "{:<10} {:>11}  {:>8} {:>11} {:>10} {:>8} {:>7}  {:>8} {:>9}  {:>14}",
+            site.title(),
+            thousands(c.games),
+            material,
+            fifty,
+            repetition,
+            timeout,
+            ruling,
+            thousands(c.rulings_checked),
+            thousands(c.rulings_supported),
+            thousands(c.flags_scored_otherwise),
+        );
+    }
+    let _ = writeln!(
+        s,
+        "(games where the record broke each of the site's own rules; the rulings its records name, \
+         and those the game supports; losses on time the site and the Laws score differently)"
+    );
 }
 
 /// A row per kind (from the kind table), then the engine's proofs.

@@ -164,6 +164,8 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
         ("winner", d.winner),
         ("proof", d.proof),
         ("mate", d.mate),
+        ("site", d.site),
+        ("rule", d.rule),
     ];
     for (name, value) in text.into_iter().filter_map(|(n, v)| v.map(|v| (n, v))) {
         write!(out, ",\"{name}\":").expect("writing to a Vec");

@@ -315,9 +315,14 @@ impl Dead {
             }
         }
         let proof = self.proof.unwrap_or(Proof::Material);
+        // SPEC: a checkmate or a stalemate is never a dead position (the
+        // game ended there by 5.1 or 5.2.1; `wrong_result` alone reports a
+        // wrong score).
+        let over = end.legal.is_some_and(|l| l.is_empty());
         out.extend(
             self.track
                 .finding(Kind::DeadPosition, end.n, end.valid, end.drawn())
+                .filter(|f| !(over && f.ply == end.n))
                 .map(|f| Finding {
                     detail: Detail::Dead { proof },
                     ..f

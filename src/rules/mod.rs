@@ -28,6 +28,7 @@ pub mod flag;
 pub mod mobility;
 pub mod repetition;
 pub mod result;
+pub mod site;
 pub mod stalemate;
 pub(crate) mod track;
 pub mod unwinnable;

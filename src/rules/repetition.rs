@@ -392,9 +392,10 @@ impl Repetition {
     /// At P*i*: 9.2 (b) occurred, else (a) announced; 9.6.1 where the
     /// edition has automatic draws. A position that occurred before had a
     /// move played from it, so it is neither mate nor stalemate: no move
-    /// generation is needed here.
+    /// generation is needed here. Returns how many times P*i* has
+    /// occurred, this time included.
     #[inline]
-    pub fn position(&mut self, at: &At<'_>) {
+    pub fn position(&mut self, at: &At<'_>) -> u32 {
         let (pos, ply, table) = (at.pos, at.ply, &mut self.table);
         let count = table.push(pos);
         if count >= 3 {
@@ -412,6 +413,7 @@ impl Repetition {
         if five {
             self.fivefold.hit(ply, pos);
         }
+        count
     }
 
     /// Plays `m` from `pos`. After an irreversible move no earlier position

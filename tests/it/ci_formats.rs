@@ -743,6 +743,8 @@ fn sarif_is_valid_against_the_sarif_schema_and_has_every_finding() {
             Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition => decisive,
             // a site's own timeout rule often gives the draw: worth a look
             Kind::MissedThreefold | Kind::MissedFiftyMoves | Kind::DrawnFlag => false,
+            // a site's rule, not the Laws
+            Kind::SiteRule => false,
         };
         assert_eq!(r["level"], if error { "error" } else { "warning" }, "{r}");
         let e = &f.example;

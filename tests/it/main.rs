@@ -24,5 +24,6 @@ mod report;
 mod robustness;
 mod rules;
 mod san;
+mod site_rules;
 mod unwinnable;
 mod zstd_frames;

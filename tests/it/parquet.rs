@@ -32,6 +32,8 @@ const EVERY_KIND: &str = "[Event \"m\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \
 [Event \"f\"]\n[White \"G\"]\n[Black \"H\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n\
 [FEN \"8/8/8/4k3/8/8/8/4KN2 w - - 0 1\"]\n[Termination \"Time forfeit\"]\n\n1. Kf2 Kd4 1-0\n\n\
 [Event \"i\"]\n[White \"I\"]\n[Black \"J\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n\
+[Event \"s\"]\n[Site \"FICS freechess.org\"]\n[White \"K\"]\n[Black \"L\"]\n[Result \"1/2-1/2\"]\n\n\
+1. e4 e5 {Neither player has mating material} 1/2-1/2\n\n\
 [Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
 1. f3 e5 2. g4 Qh4# 1-0\n\n";
 
@@ -124,6 +126,7 @@ fn every_kind_of_finding_reads_back_equal_to_the_jsonl() {
             "dead_position",
             "unwinnable_flag",
             "invalid_game",
+            "site_rule",
         ] {
             assert!(report.contains(&format!("'{kind}'")), "{kind}: {report}");
         }

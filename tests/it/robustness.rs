@@ -12,6 +12,7 @@ use pgn_arbiter::input::{InputPath, NamedInput};
 use pgn_arbiter::pipeline::{Config, GameRecord, Pipeline, Sink};
 use pgn_arbiter::DeadMode;
 use pgn_arbiter::Laws;
+use pgn_arbiter::SiteMode;
 
 use crate::util;
 
@@ -137,6 +138,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
         region_size: usize::MAX / 4,
         tags: TagSet::All,
         facets: true,
+        site: SiteMode::Auto,
         interrupt: None,
     };
     for seed in 0..2000u64 {
@@ -203,6 +205,7 @@ fn mangled_games_never_panic_and_chunking_equals_a_sequential_pass() {
                 region_size: region,
                 tags: TagSet::All,
                 facets: true,
+                site: SiteMode::Auto,
                 interrupt: None,
             };
             let got = run(file, cfg);

@@ -920,16 +920,10 @@ fn wrong_result_when_stalemate_is_not_scored_as_a_draw() {
     let fen = Some("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
     for result in ["1-0", "0-1"] {
         let f = audit(&dated("2019.03.01", result, fen, "1. Qf7"));
-        // A stalemate is also a dead position (no mate can follow, Art.
-        // 5.2.2); scored as a win, both are findings.
-        assert_eq!(
-            kinds(&f),
-            ["dead_position", "wrong_result"],
-            "{result}: {f:#?}"
-        );
+        // SPEC: a stalemate is never a dead position: the game ended there
+        // by 5.2.1, and `wrong_result` alone reports the wrong score.
+        assert_eq!(kinds(&f), ["wrong_result"], "{result}: {f:#?}");
         assert_at(&f[0], 1, "black", 1, "2018");
-        assert_eq!(f[0]["proof"], "search");
-        assert_at(&f[1], 1, "black", 1, "2018");
     }
     let f = audit(&dated("2019.03.01", "1/2-1/2", fen, "1. Qf7"));
     assert!(f.is_empty(), "{f:#?}");
@@ -1144,4 +1138,54 @@ fn invalid_game_does_not_analyse_the_position_the_bad_move_was_played_from() {
         "lost",
         "2018",
     );
+}
+
+// ---------------------------------------------------------------------------
+// SPEC "Laws editions": `Date`, else `UTCDate` where `Date` is missing or has
+// no year.
+
+#[test]
+fn utcdate_dates_a_game_without_a_usable_date() {
+    // UTCDate 2015: the 2014 Laws, whose fivefold needs consecutive
+    // repetitions, so only the missed claim remains (as dated 2015 above).
+    for tags in [
+        vec![("UTCDate", "2015.05.05"), ("Result", "1/2-1/2")],
+        vec![
+            ("Date", "????.??.??"),
+            ("UTCDate", "2015.05.05"),
+            ("Result", "1/2-1/2"),
+        ],
+    ] {
+        let f = audit(&game(&tags, Some(LOOPS_FEN), FIVE_NOT_CONSECUTIVE));
+        assert_eq!(kinds(&f), ["missed_threefold"], "{tags:?}: {f:#?}");
+        assert_eq!(f[0]["edition"], "2014", "{tags:?}");
+    }
+    // A Date with a year wins over UTCDate.
+    let tags = [
+        ("Date", "2019.05.05"),
+        ("UTCDate", "2015.05.05"),
+        ("Result", "1/2-1/2"),
+    ];
+    let f = audit(&game(&tags, Some(LOOPS_FEN), FIVE_NOT_CONSECUTIVE));
+    assert_eq!(kinds(&f), ["missed_threefold", "fivefold"], "{f:#?}");
+    // No usable date at all: the newest Laws.
+    let tags = [("Date", "????.??.??"), ("Result", "1/2-1/2")];
+    let f = audit(&game(&tags, Some(LOOPS_FEN), FIVE_NOT_CONSECUTIVE));
+    assert_eq!(kinds(&f), ["missed_threefold", "fivefold"], "{f:#?}");
+}
+
+#[test]
+fn dead_position_before_a_final_stalemate_is_still_a_finding() {
+    let f = audit(&dated(
+        "2019.03.01",
+        "1-0",
+        Some("k7/8/1K6/8/3N4/8/8/8 w - - 0 1"),
+        "1. Kc7 Ka7 2. Nc6+ Ka8 3. Kb6",
+    ));
+    // Dead at P0 (K+N v K) and played on: a finding at ply 0; the final
+    // stalemate (Black's Ka8: a7, b7 by Kb6, b8 by Nc6) scored 1-0 is a
+    // wrong result, and its own position adds no second dead position.
+    assert_eq!(kinds(&f), ["dead_position", "wrong_result"], "{f:#?}");
+    assert_at(&f[0], 0, "white", 6, "2018");
+    assert_at(&f[1], 5, "black", 1, "2018");
 }

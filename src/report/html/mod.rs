@@ -15,7 +15,8 @@
 //! The page is cut by concern: `style` holds the head and style sheet,
 //! `format` how a figure is written, `names` what kinds and buckets are
 //! called and in which order they come, `svg` the charts; the sections are
-//! written by `sections`, `points` (Art. 11) and `breakdowns`. Imports run
+//! written by `sections`, `points` (Art. 11), `sites` (the sites' own
+//! rules) and `breakdowns`. Imports run
 //! one way (sections use the charts, both use names and formatting) and no
 //! module imports from this file, so each can be read without the others
 //! that use it.
@@ -25,6 +26,7 @@ mod format;
 mod names;
 mod points;
 mod sections;
+mod sites;
 mod style;
 mod svg;
 
@@ -44,6 +46,7 @@ pub fn render(agg: &Aggregate) -> String {
     sections::heat_maps(&mut s, agg);
     sections::distributions(&mut s, agg);
     points::points(&mut s, agg);
+    sites::sites(&mut s, agg);
     sections::players(&mut s, agg);
     sections::examples(&mut s, agg);
     breakdowns::breakdowns(&mut s, agg);

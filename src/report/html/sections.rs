@@ -11,7 +11,7 @@ use super::names::{
     article, is_missed, kind_names, kinds_in, label, lower_bound, what, OUTCOMES, TIME_CLASSES,
 };
 use super::svg::{self, MIN_CELL_GAMES};
-use crate::aggregate::{Aggregate, Bucket, PLAYER_CAP};
+use crate::aggregate::{Aggregate, Bucket, ExampleRow, PLAYER_CAP};
 use crate::finding::Kind;
 use crate::text::thousands;
 
@@ -91,6 +91,9 @@ pub(super) fn contents(s: &mut String, agg: &Aggregate) {
     }
     items.push(("distributions", "Distributions"));
     items.push(("points", "Points under Art. 11"));
+    if !agg.sites.is_empty() {
+        items.push(("sites", "Site rules"));
+    }
     items.push(("players", "Players"));
     if !agg.examples.is_empty() {
         items.push(("examples", "Examples"));
@@ -473,20 +476,26 @@ pub(super) fn examples(s: &mut String, agg: &Aggregate) {
             s,
             "<table><tr><th>game</th><th>players</th><th>move</th><th>what</th></tr>"
         );
-        for r in rows {
-            let game = format!("{}: game {} (line {})", r.file, r.game, r.line);
-            let game = match &r.link {
-                Some(l) => format!("<a href=\"{}\">{}</a>", esc(l), esc(&game)),
-                None => esc(&game),
-            };
-            let _ = writeln!(
+        example_rows(s, rows);
+        let _ = writeln!(s, "</table>");
+    }
+}
+
+/// The rows of a table of examples: game (linked where it has a link),
+/// players, move, what.
+pub(super) fn example_rows(s: &mut String, rows: &[ExampleRow]) {
+    for r in rows {
+        let game = format!("{}: game {} (line {})", r.file, r.game, r.line);
+        let game = match &r.link {
+            Some(l) => format!("<a href=\"{}\">{}</a>", esc(l), esc(&game)),
+            None => esc(&game),
+        };
+        let _ = writeln!(
                 s,
                 "<tr><td class=\"name\">{game}</td><td class=\"name\">{}</td><td class=\"nw\">{}</td><td>{}</td></tr>",
                 esc(&r.players),
                 esc(&r.place),
                 esc(&r.what)
             );
-        }
-        let _ = writeln!(s, "</table>");
     }
 }

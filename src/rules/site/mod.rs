@@ -1,0 +1,339 @@
+//! Site rules (SPEC "Site rules"): a game played on a site with a
+//! rulebook here is also judged by that site's own rules, and each place
+//! where its record contradicts them is a `site_rule` finding. The Laws'
+//! findings do not change: a site's rule is not the Laws.
+//!
+//! The rulebooks are data, one file per site ([`lichess`], [`chesscom`],
+//! [`fics`]), each rule one [`book::Row`] with its source; the game's date
+//! (`Date`, else `UTCDate`) picks the version of a rule a site changed.
+
+use shakmaty::{Chess, Color, Position};
+
+use super::track::DrawTrack;
+use super::{At, End};
+use crate::finding::{Detail, Finding, Spot};
+use crate::kind::Kind;
+use crate::laws::Day;
+use crate::split::RawGame;
+
+pub use crate::site::{Rule, Site, SiteMode, UnknownSite};
+
+pub mod book;
+pub mod chesscom;
+pub mod fics;
+pub mod lichess;
+
+use book::{minors_only, Material, Place, Rulebook, Test, Timeout};
+
+/// A site's rulebook.
+pub fn book(site: Site) -> &'static Rulebook {
+    match site {
+        Site::Lichess => &lichess::BOOK,
+        Site::Chesscom => &chesscom::BOOK,
+        Site::Fics => &fics::BOOK,
+    }
+}
+
+/// How a site's record says the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ruling {
+    /// A draw by repetition.
+    Repetition,
+    /// A draw by insufficient material.
+    Material,
+    /// A draw by the 50-move rule.
+    FiftyMoves,
+    /// A draw by stalemate.
+    Stalemate,
+    /// A loss on time: scored as a win, or as a draw against material that
+    /// cannot mate.
+    OnTime,
+    /// Anything else the record names: an agreement, a resignation, a
+    /// checkmate, an abandoned game.
+    Other,
+}
+
+impl Ruling {
+    /// One of the site's own draws (a game the site ended by itself).
+    fn ends_by_itself(self) -> bool {
+        matches!(
+            self,
+            Ruling::Repetition | Ruling::Material | Ruling::FiftyMoves | Ruling::Stalemate
+        )
+    }
+}
+
+/// SPEC: a record that ends with the site's own ruling at most this many
+/// plies after its rule applied is consistent (the sites rule a little
+/// late, or count positions a little differently).
+pub const LATE: u32 = 4;
+
+/// A game's rules of its site, read from its rulebook for its date.
+#[derive(Debug, Clone, Copy, Default)]
+struct Rules {
+    material: Option<Material>,
+    fifty: Option<u32>,
+    repetition: Option<u32>,
+    timeout: Option<Timeout>,
+}
+
+impl Rules {
+    fn of(book: &Rulebook, date: Option<Day>) -> Rules {
+        let mut rules = Rules::default();
+        for row in book.rows {
+            match (row.since, date) {
+                (None, _) => {}
+                (Some(since), Some(day)) if day >= since => {}
+                _ => continue,
+            }
+            match row.test {
+                Test::Material(m) => rules.material = Some(m),
+                Test::HalfMoves(n) => rules.fifty = Some(n),
+                Test::Occurrences(n) => rules.repetition = Some(n),
+                Test::Timeout(t) => rules.timeout = Some(t),
+            }
+        }
+        rules
+    }
+}
+
+/// The ruling a record names, and the side it names as flagging (FICS's
+/// `White ran out of time ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Named {
+    ruling: Ruling,
+    flagged: Option<Color>,
+}
+
+/// The text where `book`'s site names its ruling.
+fn ruling_text<'a>(book: &Rulebook, game: &RawGame<'a>) -> Option<&'a [u8]> {
+    match book.place {
+        Place::Termination => game.tag("Termination"),
+        Place::LastComment => last_comment(game.movetext),
+    }
+}
+
+/// The comment just before the result token that ends `movetext` (or
+/// ending it), without its braces.
+fn last_comment(movetext: &[u8]) -> Option<&[u8]> {
+    let close = memchr::memrchr(b'}', movetext)?;
+    let after = &movetext[close + 1..];
+    let token = after
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>();
+    if token.len() > 1 || token.first().is_some_and(|t| !is_result(t)) {
+        return None;
+    }
+    let open = memchr::memrchr(b'{', &movetext[..close])?;
+    Some(&movetext[open + 1..close])
+}
+
+fn is_result(t: &[u8]) -> bool {
+    matches!(t, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+}
+
+/// What the record names, by the site's words.
+fn named(book: &Rulebook, text: &[u8]) -> Named {
+    let ruling = book
+        .words
+        .iter()
+        .find(|(w, _)| contains_ignoring_case(text, w.as_bytes()))
+        .map_or(Ruling::Other, |&(_, r)| r);
+    let text = trim(text);
+    let flagged = match ruling {
+        Ruling::OnTime if starts_with_word(text, b"white") => Some(Color::White),
+        Ruling::OnTime if starts_with_word(text, b"black") => Some(Color::Black),
+        _ => None,
+    };
+    Named { ruling, flagged }
+}
+
+/// Whether `text` holds `word` (lowercase ASCII) in any case. The texts
+/// are a few words long: a plain scan costs less than building a searcher.
+fn contains_ignoring_case(text: &[u8], word: &[u8]) -> bool {
+    text.len() >= word.len()
+        && (0..=text.len() - word.len()).any(|i| {
+            text[i].to_ascii_lowercase() == word[0]
+                && text[i..i + word.len()].eq_ignore_ascii_case(word)
+        })
+}
+
+/// Whether `text` starts with `word` (lowercase ASCII), in any case, then
+/// a blank or its end.
+fn starts_with_word(text: &[u8], word: &[u8]) -> bool {
+    text.get(..word.len())
+        .is_some_and(|w| w.eq_ignore_ascii_case(word))
+        && text.get(word.len()).is_none_or(u8::is_ascii_whitespace)
+}
+
+fn trim(text: &[u8]) -> &[u8] {
+    let start = text.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &text[start..]
+}
+
+/// The site's rules over a game: where each of its own draws first
+/// applied, and what its record names.
+#[derive(Default)]
+pub struct SiteRules {
+    mode: SiteMode,
+    site: Option<Site>,
+    rules: Rules,
+    named: Option<Named>,
+    material: DrawTrack,
+    fifty: DrawTrack,
+    repetition: DrawTrack,
+    /// Some position stood three times (by the Laws' identity).
+    threefold: bool,
+    /// The half-move clock at which the site draws by itself (`u32::MAX`:
+    /// never).
+    clock: u32,
+}
+
+impl SiteRules {
+    /// Judged by the sites `mode` picks.
+    pub fn new(mode: SiteMode) -> SiteRules {
+        SiteRules {
+            mode,
+            ..SiteRules::default()
+        }
+    }
+
+    /// Ready for `game`, played on `day` (SPEC: by `Date`, else `UTCDate`).
+    pub fn start(&mut self, game: &RawGame<'_>, day: Option<Day>) {
+        self.site = self.mode.site_of(game);
+        self.material = DrawTrack::default();
+        self.fifty = DrawTrack::default();
+        self.repetition = DrawTrack::default();
+        self.threefold = false;
+        let Some(site) = self.site else {
+            return;
+        };
+        let book = book(site);
+        self.rules = Rules::of(book, day);
+        self.clock = self.rules.fifty.unwrap_or(u32::MAX);
+        self.named = ruling_text(book, game).map(|t| named(book, t));
+    }
+
+    /// At P*i*, which has occurred `occurrences` times: where the site's
+    /// own draws apply. Not in a checkmate or a stalemate (the game ended
+    /// there first): a position that occurred before is neither, and the
+    /// legal moves are asked for only when a rule holds.
+    #[inline]
+    pub fn position(&mut self, at: &At<'_>, occurrences: u32) {
+        if self.site.is_none() {
+            return;
+        }
+        // Every rule needs a third occurrence (the repetitions, and a
+        // ruling's threefold), a clock, or a board without pawns, rooks and
+        // queens (each site's material draw has only minor pieces): most
+        // positions have none of them.
+        let pos = at.pos;
+        if occurrences < 3 && pos.halfmoves() < self.clock && !minors_only(pos.board()) {
+            return;
+        }
+        self.rules_at(at, occurrences);
+    }
+
+    /// [`SiteRules::position`] past its gate.
+    #[inline(never)]
+    fn rules_at(&mut self, at: &At<'_>, occurrences: u32) {
+        let (pos, rules) = (at.pos, &self.rules);
+        self.threefold |= occurrences >= 3;
+        if let Some(n) = rules.repetition {
+            if occurrences >= n && self.repetition.first.is_none() {
+                self.repetition.hit(at.ply, pos);
+            }
+        }
+        if let Some(n) = rules.fifty {
+            if self.fifty.first.is_none() && pos.halfmoves() >= n && !at.legal().is_empty() {
+                self.fifty.hit(at.ply, pos);
+            }
+        }
+        if let Some(m) = rules.material {
+            if self.material.first.is_none() && m.holds(pos.board()) && !at.legal().is_empty() {
+                self.material.hit(at.ply, pos);
+            }
+        }
+    }
+
+    /// The findings: each of the site's own draws the record went on past
+    /// or did not score as a draw, a loss on time scored as a win that the
+    /// site's timeout rule draws, and a ruling named that the game does not
+    /// support. An invalid game is judged only where it went on more than
+    /// [`LATE`] plies past a draw. Returns the site, and whether the ruling
+    /// named was supported (`None`: none was checked).
+    pub fn finish(&self, end: &End<'_>, out: &mut Vec<Finding>) -> (Option<Site>, Option<bool>) {
+        let Some(site) = self.site else {
+            return (None, None);
+        };
+        let named = self.named.map(|n| n.ruling);
+        let decided = matches!(end.result, b"1-0" | b"0-1");
+        for (rule, track) in [
+            (Rule::Material, &self.material),
+            (Rule::FiftyMoves, &self.fifty),
+            (Rule::Repetition, &self.repetition),
+        ] {
+            let Some(first) = &track.first else { continue };
+            let after = end.n - first.ply;
+            let broken = after > LATE
+                || end.valid
+                    && (decided || after > 0 && named.is_some_and(|r| !r.ends_by_itself()));
+            if broken {
+                out.push(finding(site, rule, first.ply, &first.pos, first.spot()));
+            }
+        }
+        let (Some(legal), Some(named)) = (end.legal, self.named) else {
+            return (Some(site), None);
+        };
+        let pos = end.pos;
+        let board = pos.board();
+        let (rule, supported) = match named.ruling {
+            Ruling::Repetition => (Rule::Ruling, self.threefold),
+            Ruling::Material => (
+                Rule::Ruling,
+                self.rules.material.is_some_and(|m| m.holds(board)),
+            ),
+            Ruling::FiftyMoves => (Rule::Ruling, pos.halfmoves() >= 100),
+            Ruling::Stalemate => (Rule::Ruling, legal.is_empty() && !pos.is_check()),
+            Ruling::OnTime => {
+                // The side with time left: the one not named as flagging,
+                // else the one the result gives the point to, else (a draw)
+                // the side not to move (the flagging side is to move).
+                let winner = match (end.result, named.flagged) {
+                    (_, Some(flagged)) => !flagged,
+                    (b"1-0", None) => Color::White,
+                    (b"0-1", None) => Color::Black,
+                    _ => !pos.turn(),
+                };
+                let draws = self.rules.timeout.is_some_and(|t| t.draws(board, winner));
+                if decided {
+                    // A win on time the site's own rule draws.
+                    (Rule::Timeout, !draws)
+                } else if end.drawn() {
+                    // A draw against material that cannot win on time.
+                    (Rule::Ruling, draws)
+                } else {
+                    return (Some(site), None);
+                }
+            }
+            Ruling::Other => return (Some(site), None),
+        };
+        if !supported {
+            out.push(finding(site, rule, end.n, pos, Spot::of(pos)));
+        }
+        (Some(site), Some(supported))
+    }
+}
+
+/// A `site_rule` finding at P*ply*.
+fn finding(site: Site, rule: Rule, ply: u32, pos: &Chess, at: Spot) -> Finding {
+    Finding {
+        kind: Kind::SiteRule,
+        ply,
+        side: pos.turn(),
+        occurrences: 1,
+        detail: Detail::SiteRule { site, rule },
+        at,
+    }
+}
