@@ -370,6 +370,39 @@ impl Needs {
         self.program("chromium", "/usr/bin/chromium", "apt-get install chromium")
     }
 
+    /// pre-commit (PyPI's `pre-commit`, on the PATH or where
+    /// `PGN_ARBITER_PRE_COMMIT` says).
+    pub fn pre_commit(self) -> Needs {
+        self.program(
+            "pre-commit",
+            "/usr/local/bin/pre-commit",
+            "pip install pre-commit",
+        )
+    }
+
+    /// check-jsonschema (PyPI's `check-jsonschema`, which ships
+    /// SchemaStore's schemas of GitHub Actions and workflows and GitLab
+    /// CI's), on the PATH or where `PGN_ARBITER_CHECK_JSONSCHEMA` says.
+    pub fn check_jsonschema(self) -> Needs {
+        self.program(
+            "check-jsonschema",
+            "/usr/local/bin/check-jsonschema",
+            "pip install check-jsonschema",
+        )
+    }
+
+    /// git, bash and cargo, which the CI wiring runs (Debian's git; cargo
+    /// from rustup).
+    pub fn git_bash_cargo(self) -> Needs {
+        self.program("git", "/usr/bin/git", "apt-get install git")
+            .program("bash", "/bin/bash", "apt-get install bash")
+            .program(
+                "cargo",
+                "/root/.cargo/bin/cargo",
+                "install Rust with rustup",
+            )
+    }
+
     /// The SARIF 2.1.0 schema (see [`sarif_schema`]).
     pub fn sarif_schema(self) -> Needs {
         let path = sarif_schema();
