@@ -15,14 +15,20 @@
 //!   upload-sarif only when asked, and the baseline: an old finding passes,
 //!   a new one fails, a new finding outside `fail-on` passes;
 //! * the pre-commit hook (`.pre-commit-hooks.yaml`): valid for
-//!   `pre-commit validate-manifest`; pre-commit from PyPI runs
+//!   `pre-commit validate-manifest`, and the README's config for
+//!   `validate-config`; pre-commit from PyPI runs
 //!   `pre-commit try-repo` against a snapshot of this repository (its
 //!   files, committed in a temporary repository, so that uncommitted work
 //!   is what is tried) in a temporary git repository holding `data/`
 //!   files: it fails on the staged broken game (an illegal move, a wrong
 //!   result; the non-PGN file beside them is not handed over) and passes
-//!   once they are fixed; `args` in a `.pre-commit-config.yaml` replace
-//!   its gate.
+//!   once they are fixed; the README's `.pre-commit-config.yaml`, naming
+//!   that snapshot, passes on missed claims, and fails on them with `args`
+//!   added;
+//! * the README's workflow and GitLab job: valid against SchemaStore's
+//!   `github-workflow.json` and GitLab's CI schema (check-jsonschema's
+//!   `vendor.github-workflows`, `vendor.gitlab-ci`), and the workflow
+//!   gives the action only inputs it has.
 //!
 //! pre-commit builds the hook with `cargo install` (without `--locked`:
 //! pre-commit does not pass it, so the newest crates that build with the
@@ -93,6 +99,79 @@ fn git(dir: &Path, args: &[&str]) {
         .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
         .args(args));
     assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+/// What the README's CI files name for where pgn-arbiter comes from.
+const README_REPO_URL: &str = "https://github.com/OWNER/pgn-arbiter";
+const README_REV: &str = "v0.1.0";
+
+/// The YAML block that follows `<!-- ci:NAME -->` in README.md.
+fn readme_block(name: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let marker = format!("<!-- ci:{name} -->\n```yaml\n");
+    let start = readme
+        .find(&marker)
+        .unwrap_or_else(|| panic!("README.md has no {marker:?}"))
+        + marker.len();
+    let end = start + readme[start..].find("```\n").unwrap();
+    readme[start..end].to_string()
+}
+
+/// check-jsonschema with one of the schemas it ships, on `file`.
+fn check_jsonschema(schema: &str, file: &Path) -> Output {
+    let exe = util::program("check-jsonschema", "/usr/local/bin/check-jsonschema").unwrap();
+    run(Command::new(exe)
+        .args(["--builtin-schema", schema])
+        .arg(file))
+}
+
+#[test]
+fn the_readmes_workflow_and_gitlab_job_are_valid() {
+    if !Needs::test().check_jsonschema().python(&["yaml"]).met() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = util::write(dir.path(), "pgn.yml", readme_block("github-workflow"));
+    let gitlab = util::write(dir.path(), ".gitlab-ci.yml", readme_block("gitlab-job"));
+    for (schema, file) in [
+        ("vendor.github-workflows", &workflow),
+        ("vendor.gitlab-ci", &gitlab),
+    ] {
+        let out = check_jsonschema(schema, file);
+        assert!(
+            out.status.success(),
+            "{schema}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+    // the workflow gives the action only inputs it has, and reads outputs
+    // it writes
+    const CHECK: &str = r#"
+import sys, yaml
+action = yaml.safe_load(open(sys.argv[1]))
+workflow = yaml.safe_load(open(sys.argv[2]))
+steps = workflow["jobs"]["audit"]["steps"]
+ours = [s for s in steps if s.get("uses", "").startswith(sys.argv[3] + "@")]
+assert len(ours) == 1, ours
+unknown = set(ours[0]["with"]) - set(action["inputs"])
+assert not unknown, f"inputs the action does not have: {unknown}"
+text = open(sys.argv[2]).read()
+for name in ("findings",):
+    assert f"steps.audit.outputs.{name}" in text and name in action["outputs"]
+"#;
+    let out = run(util::python()
+        .arg("-c")
+        .arg(CHECK)
+        .arg(root().join("action.yml"))
+        .arg(&workflow)
+        .arg(README_REPO_URL.trim_start_matches("https://github.com/")));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -488,14 +567,27 @@ fn pre_commit_needs() -> bool {
 }
 
 #[test]
-fn the_pre_commit_manifest_is_valid() {
+fn the_pre_commit_manifest_and_the_readmes_config_are_valid() {
     if !Needs::test().pre_commit().met() {
         return;
     }
     let exe = util::program("pre-commit", "/usr/local/bin/pre-commit").unwrap();
-    let out = run(Command::new(exe)
+    let out = run(Command::new(&exe)
         .arg("validate-manifest")
         .arg(root().join(".pre-commit-hooks.yaml")));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = util::write(
+        dir.path(),
+        ".pre-commit-config.yaml",
+        readme_block("pre-commit-config"),
+    );
+    let out = run(Command::new(&exe).arg("validate-config").arg(&config));
     assert!(
         out.status.success(),
         "{}{}",
@@ -569,13 +661,12 @@ fn the_pre_commit_hooks_args_replace_its_gate() {
     let rev = run(Command::new("git")
         .current_dir(snapshot())
         .args(["rev-parse", "HEAD"]));
-    let config = |args: &str| {
-        format!(
-            "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n      - id: pgn-arbiter\n{args}",
-            snapshot().display(),
-            text(&rev.stdout).trim()
-        )
-    };
+    // the README's config, naming this repository's snapshot
+    let readme = readme_block("pre-commit-config")
+        .replace(README_REPO_URL, snapshot().to_str().unwrap())
+        .replace(README_REV, text(&rev.stdout).trim());
+    assert!(readme.ends_with("      - id: pgn-arbiter\n"), "{readme}");
+    let config = |args: &str| format!("{readme}{args}");
     // the default gate: the TWIC sample's missed claims pass
     util::write(repo.path(), ".pre-commit-config.yaml", config(""));
     git(repo.path(), &["add", "-A"]);
