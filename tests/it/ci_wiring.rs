@@ -127,7 +127,7 @@ fn check_jsonschema(schema: &str, file: &Path) -> Output {
 
 #[test]
 fn the_readmes_workflow_and_gitlab_job_are_valid() {
-    if !Needs::test().check_jsonschema().python(&["yaml"]).met() {
+    if !Needs::test().check_jsonschema().pyyaml().met() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -238,7 +238,7 @@ fn log(report: &Value) -> String {
 }
 
 fn action_needs() -> bool {
-    Needs::test().python(&["yaml"]).git_bash_cargo().met()
+    Needs::test().pyyaml().git_bash_cargo().met()
 }
 
 #[test]

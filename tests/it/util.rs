@@ -370,6 +370,22 @@ impl Needs {
         self.program("chromium", "/usr/bin/chromium", "apt-get install chromium")
     }
 
+    /// python with PyYAML (module `yaml`, package `pyyaml`).
+    pub fn pyyaml(self) -> Needs {
+        match python_lacks(&["yaml"]) {
+            Ok(lacks) if lacks.is_empty() => self,
+            Ok(_) => self.lack(
+                format!("python {} lacks yaml", python_exe().display()),
+                "pip install pyyaml (or set PGN_ARBITER_PYTHON to a python that has it)"
+                    .to_string(),
+            ),
+            Err(e) => self.lack(
+                e,
+                "install python3 and pip install pyyaml (or set PGN_ARBITER_PYTHON)".to_string(),
+            ),
+        }
+    }
+
     /// pre-commit (PyPI's `pre-commit`, on the PATH or where
     /// `PGN_ARBITER_PRE_COMMIT` says).
     pub fn pre_commit(self) -> Needs {
