@@ -11,6 +11,7 @@ use pgn_arbiter::gate::{self, Condition};
 use pgn_arbiter::pipeline::{RunOutcome, Sink};
 use pgn_arbiter::report::examples::Examples;
 use pgn_arbiter::report::github::GithubSink;
+use pgn_arbiter::report::gitlab::GitlabSink;
 use pgn_arbiter::report::jsonl::{JsonlSink, WholeWrites};
 use pgn_arbiter::report::junit::JunitSink;
 #[cfg(feature = "parquet")]
@@ -93,6 +94,10 @@ pub struct AuditArgs {
     /// A SARIF 2.1.0 log to FILE: a rule per kind, a result per finding.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<String>,
+    /// A GitLab Code Quality report to FILE (artifacts:reports:codequality):
+    /// an issue per finding, fingerprinted by game_id, kind and ply.
+    #[arg(long, value_name = "FILE")]
+    pub gitlab: Option<String>,
     /// Write findings as Parquet to FILE (- for stdout): the columns and
     /// values of the JSON Lines, zstd compressed.
     #[cfg(feature = "parquet")]
@@ -129,6 +134,7 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
         &args.export_pgn,
         &args.junit,
         &args.sarif,
+        &args.gitlab,
         &args.report_json,
         &args.html,
         #[cfg(feature = "parquet")]
@@ -140,7 +146,7 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
         + usize::from(args.github);
     if to_stdout > 1 {
         return Err(Error::Usage(format!(
-            "only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif, --report-json, --html{} and --github can write to stdout",
+            "only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif, --gitlab, --report-json, --html{} and --github can write to stdout",
             if cfg!(feature = "parquet") { ", --parquet" } else { "" }
         )));
     }
@@ -188,6 +194,7 @@ struct Outputs {
     github: Option<GithubSink>,
     junit: Option<JunitSink>,
     sarif: Option<SarifSink>,
+    gitlab: Option<GitlabSink>,
     #[cfg(feature = "parquet")]
     parquet: Option<ParquetSink<Box<dyn Write + Send>>>,
     aggregator: Option<Aggregator>,
@@ -218,6 +225,9 @@ impl Outputs {
         }
         if let Some(p) = &args.sarif {
             o.sarif = Some(SarifSink::new(open_output(p)?));
+        }
+        if let Some(p) = &args.gitlab {
+            o.gitlab = Some(GitlabSink::new(open_output(p)?));
         }
         #[cfg(feature = "parquet")]
         if let Some(p) = &args.parquet {
@@ -252,6 +262,9 @@ impl Outputs {
         }
         if let Some(s) = &mut self.sarif {
             sinks.push(s);
+        }
+        if let Some(g) = &mut self.gitlab {
+            sinks.push(g);
         }
         #[cfg(feature = "parquet")]
         if let Some(p) = &mut self.parquet {

@@ -6,6 +6,7 @@
 pub mod arrow;
 pub mod examples;
 pub mod github;
+pub mod gitlab;
 pub mod html;
 pub mod human;
 pub mod jsonl;

@@ -172,8 +172,8 @@ impl SarifSink {
 }
 
 /// The 1-based lines a game spans, starting at `line`: up to its last
-/// non-blank byte.
-fn end_line(line: u64, text: &[u8]) -> u64 {
+/// non-blank byte (also GitLab's `lines.end`).
+pub(crate) fn end_line(line: u64, text: &[u8]) -> u64 {
     let end = text
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())

@@ -16,6 +16,15 @@
 //!   `target/schemas/`; python `jsonschema`), and the validator rejects the same log with a required property taken out; one
 //!   result per finding with rule, level, location and fingerprint.
 //!
+//! * GitLab Code Quality (`report::gitlab`): valid against a JSON Schema
+//!   written from GitLab's documentation of the format
+//!   (`tests/schemas/gitlab-code-quality.json`: no package registry ships
+//!   GitLab's; python `jsonschema`), which rejects the same report with a
+//!   field taken out or made wrong; one issue per finding with the kind,
+//!   the severity of the kinds' table, the game's lines and a fingerprint
+//!   that is `game_id/kind/ply`'s, unique among copies of a game and the
+//!   same wherever the game moves; an unreadable input is a `blocker`.
+//!
 //! The python parts need python3 with jsonschema and junitparser, and the
 //! SARIF schema (`.ci/run` installs them): without them those checks are
 //! skipped with a `SKIPPED` line (see `util::Needs`), or fail when
@@ -32,6 +41,7 @@ use pgn_arbiter::gate;
 use pgn_arbiter::pipeline::{GameRecord, RunOutcome, Sink};
 use pgn_arbiter::report::examples::Example;
 use pgn_arbiter::report::github::GithubSink;
+use pgn_arbiter::report::gitlab::{GitlabSink, INPUT_NOT_READ};
 use pgn_arbiter::report::junit::JunitSink;
 use pgn_arbiter::report::sarif::{file_uri, SarifSink};
 use pgn_arbiter::text::{escape_data, escape_property};
@@ -640,14 +650,17 @@ sys.exit(1 if errors else 0)
 
 /// Whether `doc` validates against the SARIF schema; the validator's words.
 fn validate(dir: &Path, name: &str, doc: &Value) -> (bool, String) {
+    validate_against(&util::sarif_schema(), dir, name, doc)
+}
+
+/// Whether `doc` validates against the JSON Schema at `schema`; the
+/// validator's words.
+fn validate_against(schema: &Path, dir: &Path, name: &str, doc: &Value) -> (bool, String) {
     let path = dir.join(name);
     std::fs::write(&path, serde_json::to_vec(doc).unwrap()).unwrap();
     let (ok, stdout, stderr) = python(
         VALIDATE,
-        &[
-            util::sarif_schema().to_str().unwrap(),
-            path.to_str().unwrap(),
-        ],
+        &[schema.to_str().unwrap(), path.to_str().unwrap()],
     );
     (ok, format!("{stdout}{stderr}"))
 }
@@ -882,5 +895,227 @@ fn sarif_of_a_run_without_findings_is_a_whole_log() {
         return;
     }
     let (ok, why) = validate(dir.path(), "clean.sarif", &doc);
+    assert!(ok, "{why}");
+}
+
+// ---------------------------------------------------------------------------
+// GitLab Code Quality
+// ---------------------------------------------------------------------------
+
+/// The schema of GitLab's Code Quality report, as its documentation
+/// describes it (written for these tests).
+fn code_quality_schema() -> std::path::PathBuf {
+    util::root().join("tests/schemas/gitlab-code-quality.json")
+}
+
+/// The fingerprint the report gives `key` (`game_id/kind/ply`, and `/n`
+/// for the n+1-th copy).
+fn fingerprint(key: &str) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(key.as_bytes()))
+}
+
+/// Audits `paths` into a Code Quality report, paths relative to `base`:
+/// the issues and the findings.
+fn code_quality(paths: &[String], base: &Path) -> (Vec<Value>, Vec<Found>) {
+    let out = Buf::default();
+    let mut sink = GitlabSink::relative_to(Box::new(out.clone()), Some(base.to_path_buf()));
+    let mut found = Collect::default();
+    audit(paths, vec![&mut sink, &mut found]);
+    let text = out.text();
+    assert!(text.ends_with("]\n"), "{text}");
+    let doc: Value = serde_json::from_str(&text).expect("one JSON document");
+    (doc.as_array().expect("an array").clone(), found.0)
+}
+
+#[test]
+fn gitlab_code_quality_is_valid_against_the_schema_and_has_every_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = [
+        wrong("<script>&\"'", "B").as_str(),
+        ILLEGAL,
+        REPEAT,
+        &fivefold("1-0", ""),
+        &fivefold("1/2-1/2", "9. e4 "),
+        CLEAN,
+        ILLEGAL,
+    ]
+    .concat();
+    let small = write(dir.path(), "data/a b%.pgn", &text);
+    let missing = dir.path().join("data/missing.pgn");
+    // the bundled sample as a relative path (cargo runs the tests in the
+    // repository), the others absolute inside the base directory
+    let paths = [
+        small.clone(),
+        "data/lichess-2000.pgn".to_string(),
+        missing.to_str().unwrap().to_string(),
+    ];
+    let (issues, found) = code_quality(&paths, dir.path());
+    assert_eq!(
+        issues.len(),
+        found.len() + 1,
+        "one issue per finding, one per unread input"
+    );
+    assert!(found.iter().any(|f| f.file == paths[1]));
+    let mut copies = std::collections::HashMap::new();
+    for (issue, f) in issues.iter().zip(&found) {
+        assert_eq!(issue["check_name"], f.kind.name(), "{issue}");
+        assert_eq!(issue["description"], f.example.sentence().as_str());
+        let decisive = matches!(f.result.as_deref(), Some("1-0" | "0-1"));
+        let severity = match f.kind {
+            Kind::InvalidGame => "critical",
+            Kind::WrongResult | Kind::UnwinnableFlag => "major",
+            Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition if decisive => "major",
+            Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition | Kind::DrawnFlag => {
+                "minor"
+            }
+            Kind::MissedThreefold | Kind::MissedFiftyMoves => "info",
+        };
+        assert_eq!(issue["severity"], severity, "{issue}");
+        let path = if f.file == small {
+            "data/a b%.pgn"
+        } else {
+            "data/lichess-2000.pgn"
+        };
+        let location = &issue["location"];
+        assert_eq!(location["path"], path);
+        assert_eq!(location["lines"]["begin"], f.line);
+        assert!(location["lines"]["end"].as_u64().unwrap() >= f.line);
+        let key = format!("{}/{}/{}", f.id, f.kind.name(), f.example.ply);
+        let n = copies.entry(key.clone()).or_insert(0);
+        let expected = match *n {
+            0 => fingerprint(&key),
+            n => fingerprint(&format!("{key}/{n}")),
+        };
+        *n += 1;
+        assert_eq!(issue["fingerprint"], expected.as_str(), "{key}");
+    }
+    // the two copies of the illegal game: two issues, told apart
+    assert_eq!(copies.values().filter(|&&n| n == 2).count(), 1);
+    let fingerprints: std::collections::HashSet<&str> = issues
+        .iter()
+        .map(|i| i["fingerprint"].as_str().unwrap())
+        .collect();
+    assert_eq!(fingerprints.len(), issues.len(), "fingerprints are unique");
+    let small_issues: Vec<(&str, &str)> = issues
+        .iter()
+        .zip(&found)
+        .filter(|(_, f)| f.file == small)
+        .map(|(i, _)| {
+            (
+                i["check_name"].as_str().unwrap(),
+                i["severity"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        small_issues,
+        [
+            ("wrong_result", "major"),
+            ("invalid_game", "critical"),
+            ("missed_threefold", "info"),
+            ("missed_threefold", "info"),
+            ("fivefold", "major"),
+            ("missed_threefold", "info"),
+            ("fivefold", "minor"),
+            ("invalid_game", "critical"),
+        ]
+    );
+    // the unreadable input: a blocker at its first line
+    let unread = issues.last().unwrap();
+    assert_eq!(unread["check_name"], INPUT_NOT_READ);
+    assert_eq!(unread["severity"], "blocker");
+    assert_eq!(unread["location"]["path"], "data/missing.pgn");
+    assert_eq!(unread["location"]["lines"]["begin"], 1);
+    assert!(unread["description"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("{}: cannot read", paths[2])));
+
+    if !Needs::check("the Code Quality schema check")
+        .python(&["jsonschema"])
+        .met()
+    {
+        return;
+    }
+    let doc = Value::Array(issues);
+    let (ok, why) = validate_against(&code_quality_schema(), dir.path(), "cq.json", &doc);
+    assert!(
+        ok,
+        "the report does not validate against the Code Quality schema:\n{why}"
+    );
+    // the validator is live: the same report with a field taken out or
+    // made wrong fails
+    for (pointer, change) in [
+        ("/0/check_name", None),
+        ("/0/fingerprint", None),
+        ("/0/location/path", None),
+        ("/0/location/lines", None),
+        ("/0/severity", Some(serde_json::json!("warning"))),
+        ("/0/location/lines/begin", Some(serde_json::json!(0))),
+        ("/0/location/path", Some(serde_json::json!("./data/a.pgn"))),
+        ("/0/location/path", Some(serde_json::json!("/data/a.pgn"))),
+    ] {
+        let mut bad = doc.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        let object = bad.pointer_mut(parent).unwrap().as_object_mut().unwrap();
+        match change {
+            None => assert!(object.remove(key).is_some(), "{pointer}"),
+            Some(v) => {
+                object.insert(key.to_string(), v);
+            }
+        }
+        let (ok, why) = validate_against(&code_quality_schema(), dir.path(), "bad.json", &bad);
+        assert!(!ok, "the schema accepted a report with {pointer} changed");
+        assert!(why.contains("/0"), "{pointer}: {why}");
+    }
+}
+
+#[test]
+fn gitlab_fingerprints_stay_when_games_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = write(dir.path(), "a.pgn", &[REPEAT, ILLEGAL].concat());
+    let after = write(
+        dir.path(),
+        "moved/b.pgn",
+        &[CLEAN, ILLEGAL, CLEAN, REPEAT].concat(),
+    );
+    let (a, _) = code_quality(&[before], dir.path());
+    let (b, _) = code_quality(&[after], dir.path());
+    let prints = |issues: &[Value]| -> std::collections::BTreeSet<(String, String)> {
+        issues
+            .iter()
+            .map(|i| {
+                (
+                    i["check_name"].as_str().unwrap().to_string(),
+                    i["fingerprint"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(a.len(), 2);
+    assert_eq!(prints(&a), prints(&b));
+    assert_ne!(a[0]["location"], b[1]["location"]);
+}
+
+#[test]
+fn gitlab_code_quality_of_a_run_without_findings_is_an_empty_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "clean.pgn", CLEAN);
+    let out = Buf::default();
+    let mut sink = GitlabSink::relative_to(Box::new(out.clone()), Some(dir.path().to_path_buf()));
+    audit(&[file], vec![&mut sink]);
+    assert_eq!(out.text(), "[]\n");
+    if !Needs::check("the Code Quality schema check")
+        .python(&["jsonschema"])
+        .met()
+    {
+        return;
+    }
+    let (ok, why) = validate_against(
+        &code_quality_schema(),
+        dir.path(),
+        "clean.json",
+        &serde_json::json!([]),
+    );
     assert!(ok, "{why}");
 }

@@ -10,12 +10,13 @@ use std::path::Path;
 use crate::util::{bin, root, text};
 
 /// The outputs of one `audit` of `data/` with every printer on.
-const FILES: [&str; 10] = [
+const FILES: [&str; 11] = [
     "findings.jsonl",
     "summary.json",
     "report.json",
     "report.html",
     "findings.sarif",
+    "gl-code-quality.json",
     "junit.xml",
     "export.pgn",
     "github.txt",
@@ -87,6 +88,7 @@ fn run_audit(dir: &Path) {
             &o("report.html"),
         ])
         .args(["--sarif", &o("findings.sarif"), "--junit", &o("junit.xml")])
+        .args(["--gitlab", &o("gl-code-quality.json")])
         .args(["--export-pgn", &o("export.pgn"), "--github"])
         .output()
         .unwrap();

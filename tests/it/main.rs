@@ -6,6 +6,7 @@ mod util;
 
 mod bundled;
 mod ci_formats;
+mod ci_wiring;
 mod cli;
 mod corpus;
 mod diff;

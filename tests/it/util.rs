@@ -370,6 +370,55 @@ impl Needs {
         self.program("chromium", "/usr/bin/chromium", "apt-get install chromium")
     }
 
+    /// python with PyYAML (module `yaml`, package `pyyaml`).
+    pub fn pyyaml(self) -> Needs {
+        match python_lacks(&["yaml"]) {
+            Ok(lacks) if lacks.is_empty() => self,
+            Ok(_) => self.lack(
+                format!("python {} lacks yaml", python_exe().display()),
+                "pip install pyyaml (or set PGN_ARBITER_PYTHON to a python that has it)"
+                    .to_string(),
+            ),
+            Err(e) => self.lack(
+                e,
+                "install python3 and pip install pyyaml (or set PGN_ARBITER_PYTHON)".to_string(),
+            ),
+        }
+    }
+
+    /// pre-commit (PyPI's `pre-commit`, on the PATH or where
+    /// `PGN_ARBITER_PRE_COMMIT` says).
+    pub fn pre_commit(self) -> Needs {
+        self.program(
+            "pre-commit",
+            "/usr/local/bin/pre-commit",
+            "pip install pre-commit",
+        )
+    }
+
+    /// check-jsonschema (PyPI's `check-jsonschema`, which ships
+    /// SchemaStore's schemas of GitHub Actions and workflows and GitLab
+    /// CI's), on the PATH or where `PGN_ARBITER_CHECK_JSONSCHEMA` says.
+    pub fn check_jsonschema(self) -> Needs {
+        self.program(
+            "check-jsonschema",
+            "/usr/local/bin/check-jsonschema",
+            "pip install check-jsonschema",
+        )
+    }
+
+    /// git, bash and cargo, which the CI wiring runs (Debian's git; cargo
+    /// from rustup).
+    pub fn git_bash_cargo(self) -> Needs {
+        self.program("git", "/usr/bin/git", "apt-get install git")
+            .program("bash", "/bin/bash", "apt-get install bash")
+            .program(
+                "cargo",
+                "/root/.cargo/bin/cargo",
+                "install Rust with rustup",
+            )
+    }
+
     /// The SARIF 2.1.0 schema (see [`sarif_schema`]).
     pub fn sarif_schema(self) -> Needs {
         let path = sarif_schema();
