@@ -965,9 +965,11 @@ fn gitlab_code_quality_is_valid_against_the_schema_and_has_every_finding() {
             Kind::InvalidGame => "critical",
             Kind::WrongResult | Kind::UnwinnableFlag => "major",
             Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition if decisive => "major",
-            Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition | Kind::DrawnFlag => {
-                "minor"
-            }
+            Kind::Fivefold
+            | Kind::SeventyfiveMoves
+            | Kind::DeadPosition
+            | Kind::DrawnFlag
+            | Kind::SiteRule => "minor",
             Kind::MissedThreefold | Kind::MissedFiftyMoves => "info",
         };
         assert_eq!(issue["severity"], severity, "{issue}");
