@@ -6,6 +6,7 @@
 #[cfg(feature = "arrow")]
 pub mod columns;
 mod frames;
+mod joined;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub(crate) mod reader;
@@ -400,7 +401,8 @@ impl Mapped {
     }
 }
 
-/// A stream, known by its first bytes: zstd, or plain text.
+/// A stream, known by its first bytes: zstd, or plain text (which ends
+/// where zstd's magic number is found in it, see `input/joined.rs`).
 fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
     // The first bytes whole: a pipe may give fewer at first than a magic
     // number holds.
@@ -427,7 +429,8 @@ fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
         let decoder = zstd::Decoder::with_buffer(r)?;
         Ok(Source::Stream(Box::new(LineEnds::new(decoder))))
     } else {
-        Ok(Source::Stream(Box::new(LineEnds::new(r))))
+        let text = joined::StopAtZstd::new(r);
+        Ok(Source::Stream(Box::new(LineEnds::new(text))))
     }
 }
 
@@ -449,6 +452,8 @@ struct LineEnds<R> {
     at: usize,
     decided: bool,
     cr: bool,
+    /// The read error that ended `head`, returned once it is served.
+    error: Option<io::Error>,
 }
 
 impl<R: Read> LineEnds<R> {
@@ -459,6 +464,7 @@ impl<R: Read> LineEnds<R> {
             at: 0,
             decided: false,
             cr: false,
+            error: None,
         }
     }
 
@@ -469,7 +475,12 @@ impl<R: Read> LineEnds<R> {
                 Ok(0) => break,
                 Ok(n) => self.head.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) if self.head.is_empty() => return Err(e),
+                // the bytes before the error are served first
+                Err(e) => {
+                    self.error = Some(e);
+                    break;
+                }
             }
         }
         self.cr = lone_cr(&self.head);
@@ -492,6 +503,8 @@ impl<R: Read> Read for LineEnds<R> {
                 self.at = 0;
             }
             n
+        } else if let Some(e) = self.error.take() {
+            return Err(e);
         } else {
             self.inner.read(buf)?
         };

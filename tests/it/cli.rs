@@ -288,3 +288,39 @@ fn a_zst_cut_shorter_than_the_magic_number_is_not_read_as_text() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("zstd"));
     assert_eq!(s["bytes"], 2);
 }
+
+/// Issue 23: `cat a.pgn b.pgn.zst | pgn-arbiter audit -` read the zstd
+/// bytes as text: blocks skipped and a bogus invalid game where the two
+/// meet. The stream ends at zstd's magic number with an error that says
+/// at which byte; the games before it are those of a.pgn.
+#[test]
+fn plain_then_zstd_on_stdin_is_an_error_naming_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = std::fs::read(crate::util::root().join("data/lichess-2000.pgn")).unwrap();
+    let small = GAME.repeat(3).into_bytes();
+    let mut pzstd = Vec::new();
+    crate::util::push_pzstd_frame(&mut pzstd, &zstd(GAME.as_bytes()));
+    // a text longer and shorter than what is read to tell line ends (64 KiB)
+    for text in [&big, &small] {
+        write(dir.path(), "a.pgn", text);
+        let (alone, plain) = audit_in(dir.path(), &["a.pgn"], b"");
+        assert!(alone.status.success());
+        for z in [zstd(GAME.as_bytes()), pzstd.clone()] {
+            let joined = [&text[..], &z[..]].concat();
+            let (out, s) = audit_in(dir.path(), &["-"], &joined);
+            assert_eq!(out.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&out.stderr);
+            let at = format!("zstd data at byte {} after plain text", text.len());
+            assert!(
+                err.contains("pgn-arbiter: -: ") && err.contains(&at),
+                "{err}"
+            );
+            for k in ["games_read", "analysed", "invalid", "skipped", "bytes"] {
+                assert_eq!(s[k], plain[k], "{k}: {s}");
+            }
+            let findings = String::from_utf8_lossy(&out.stdout)
+                .replace("\"file\":\"-\"", "\"file\":\"a.pgn\"");
+            assert!(findings.as_bytes() == alone.stdout, "findings differ");
+        }
+    }
+}
