@@ -23,7 +23,7 @@ use pgn_arbiter::{Audit, DeadMode, Error, Laws, TagSet};
 
 use super::progress::Bar;
 use super::warnings::{Warnings, MAX_WARNINGS};
-use super::{dead_modes, laws_values, open_output, open_raw, write_html, Exit};
+use super::{dead_modes, json_error, laws_values, open_output, open_raw, write_html, Exit, Named};
 
 /// `audit`: what to read, what to write, how to judge.
 #[derive(clap::Args, Debug)]
@@ -176,9 +176,14 @@ fn on_interrupt() -> Arc<AtomicBool> {
     interrupt
 }
 
-/// The outputs asked for, each a sink, opened before the first game.
+/// The outputs asked for, each a sink, opened before the first game: one
+/// that cannot be written fails the run before it reads anything, not
+/// after an hour of audit (issue 23).
 #[derive(Default)]
 struct Outputs {
+    /// `--summary-json` and `--html`, written once the run is over.
+    summary: Option<Box<dyn Write>>,
+    html: Option<Box<dyn Write>>,
     jsonl: Option<JsonlSink<WholeWrites<Box<dyn Write>>>>,
     export: Option<PgnExport>,
     github: Option<GithubSink>,
@@ -221,6 +226,12 @@ impl Outputs {
         }
         #[cfg(not(feature = "parquet"))]
         let _ = tags;
+        if let Some(p) = &args.summary_json {
+            o.summary = Some(open_output(p)?);
+        }
+        if let Some(p) = &args.html {
+            o.html = Some(open_output(p)?);
+        }
         if args.report_json.is_some() || args.html.is_some() {
             let json = match &args.report_json {
                 Some(p) => Some(open_output(p)?),
@@ -264,17 +275,15 @@ impl Outputs {
 fn step_summary() -> io::Result<Option<Box<dyn Write>>> {
     match std::env::var_os("GITHUB_STEP_SUMMARY") {
         Some(p) if !p.is_empty() => {
+            let name = format!("GITHUB_STEP_SUMMARY {}", p.to_string_lossy());
             let f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&p)
-                .map_err(|e| {
-                    io::Error::new(
-                        e.kind(),
-                        format!("GITHUB_STEP_SUMMARY {}: {e}", p.to_string_lossy()),
-                    )
-                })?;
-            Ok(Some(Box::new(BufWriter::new(f)) as Box<dyn Write>))
+                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+            Ok(Some(
+                Box::new(BufWriter::new(Named::new(&name, f))) as Box<dyn Write>
+            ))
         }
         _ => Ok(None),
     }
@@ -312,11 +321,11 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
     sinks.extend(outputs.sinks());
     let run = audit.run(&args.paths, &mut sinks, &bar)?;
     drop(sinks);
-    if let (Some(p), Some(agg)) = (
-        &args.html,
+    if let (Some(out), Some(agg)) = (
+        outputs.html.take(),
         outputs.aggregator.as_ref().and_then(|a| a.result.as_ref()),
     ) {
-        write_html(p, agg)?;
+        write_html(out, agg)?;
     }
     bar.finish();
     if warnings.warned > MAX_WARNINGS {
@@ -325,7 +334,7 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
             warnings.warned - MAX_WARNINGS
         );
     }
-    finish(args, &plan, &run, &examples)
+    finish(args, &plan, &run, &examples, outputs.summary.take())
 }
 
 /// What the end of a run says: input errors, the gate, Ctrl-C, the
@@ -335,6 +344,7 @@ fn finish(
     plan: &Plan,
     run: &RunOutcome,
     examples: &Examples,
+    summary: Option<Box<dyn Write>>,
 ) -> Result<Exit, Error> {
     let mut exit = Exit::Ok;
     for o in run.inputs.iter().filter(|o| o.error.is_some()) {
@@ -357,10 +367,9 @@ fn finish(
         );
         exit = Exit::Interrupted;
     }
-    if let Some(p) = &args.summary_json {
+    if let Some(mut out) = summary {
         let summary = RunSummary::new(run, args.laws.name().to_string(), &failures);
-        let mut out = open_output(p)?;
-        serde_json::to_writer_pretty(&mut out, &summary).map_err(io::Error::other)?;
+        serde_json::to_writer_pretty(&mut out, &summary).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }

@@ -134,12 +134,15 @@ fn laws_values() -> impl TypedValueParser<Value = Laws> {
         .map(|s| s.parse::<Laws>().expect("a possible value"))
 }
 
-/// `path` (`-`: stdout) as it is, unbuffered; an error names the file.
+/// `path` (`-`: stdout) as it is, unbuffered; an error, in opening or in
+/// writing, names the file.
 fn open_raw(path: &str) -> io::Result<Box<dyn Write>> {
     Ok(if path == "-" {
-        Box::new(io::stdout().lock())
+        Box::new(Named::new("stdout", io::stdout().lock()))
     } else {
-        Box::new(File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?)
+        let file =
+            File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+        Box::new(Named::new(path, file))
     })
 }
 
@@ -148,9 +151,48 @@ fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
     Ok(Box::new(BufWriter::with_capacity(1 << 16, open_raw(path)?)))
 }
 
-/// Writes the HTML report of an aggregate.
-fn write_html(path: &str, agg: &pgn_arbiter::aggregate::Aggregate) -> io::Result<()> {
-    let mut out = open_output(path)?;
+/// A writer whose errors name it: a full disk is "out.html: No space left
+/// on device", not the bare system message, when several outputs are
+/// written (issue 23). The error keeps its kind (a closed stdout is still a
+/// broken pipe, which ends a run quietly).
+pub(crate) struct Named<W> {
+    name: String,
+    inner: W,
+}
+
+impl<W> Named<W> {
+    pub(crate) fn new(name: &str, inner: W) -> Named<W> {
+        Named {
+            name: name.to_string(),
+            inner,
+        }
+    }
+
+    fn name_it(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.name))
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| self.name_it(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| self.name_it(e))
+    }
+}
+
+/// A JSON writer's error as an I/O error of the kind under it.
+fn json_error(e: serde_json::Error) -> io::Error {
+    match e.io_error_kind() {
+        Some(kind) => io::Error::new(kind, e.to_string()),
+        None => io::Error::other(e),
+    }
+}
+
+/// Writes the HTML report of an aggregate to `out` (opened before the run).
+fn write_html(mut out: Box<dyn Write>, agg: &pgn_arbiter::aggregate::Aggregate) -> io::Result<()> {
     out.write_all(pgn_arbiter::report::html::render(agg).as_bytes())?;
     out.flush()
 }

@@ -1,0 +1,148 @@
+//! Outputs as a long run meets them: each checked before the first game is
+//! read, write errors that name the file, Ctrl-C when nobody reads stdout.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{self, bin, text};
+
+/// Every option that writes a file, and what it needs besides.
+fn file_outputs() -> Vec<&'static str> {
+    let mut o = vec![
+        "--jsonl",
+        "--summary-json",
+        "--export-pgn",
+        "--junit",
+        "--sarif",
+        "--report-json",
+        "--html",
+    ];
+    if cfg!(feature = "parquet") {
+        o.push("--parquet");
+    }
+    o
+}
+
+/// Waits for `child` at most `limit`; kills it (and fails) past that.
+fn wait_within(child: &mut Child, limit: Duration, what: &str) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A variable set for a run: its name and value.
+type Env<'a> = Option<(&'a str, &'a Path)>;
+
+/// `audit -` with `args`, stdin a pipe that is never written to nor
+/// closed: a run that reads a game waits for ever.
+fn audit_waiting_stdin(
+    args: &[&str],
+    env: Option<(&str, &Path)>,
+) -> (Child, std::process::ChildStdin) {
+    let mut cmd = bin();
+    cmd.args(["audit", "--quiet"])
+        .args(args)
+        .arg("-")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    (child, stdin)
+}
+
+/// Issue 23: `--html` or `--summary-json` to a directory that does not
+/// exist failed after the whole audit (an hour into a Lichess month).
+/// Every output is opened before the first game is read: the run below
+/// would wait for ever on its stdin if it read it.
+#[test]
+fn unwritable_outputs_fail_before_the_first_game_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir").join("out");
+    let missing_s = missing.to_str().unwrap();
+    let mut cases: Vec<(String, Vec<&str>, Env<'_>)> = file_outputs()
+        .into_iter()
+        .map(|o| (o.to_string(), vec![o, missing_s], None))
+        .collect();
+    cases.push((
+        "GITHUB_STEP_SUMMARY".into(),
+        vec!["--github"],
+        Some(("GITHUB_STEP_SUMMARY", &missing)),
+    ));
+    for (what, args, env) in cases {
+        let (mut child, stdin) = audit_waiting_stdin(&args, env);
+        let status = wait_within(&mut child, Duration::from_secs(20), &what);
+        drop(stdin);
+        let err = text(&child.wait_with_output().unwrap().stderr);
+        assert_eq!(status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(missing_s), "{what}: {err}");
+    }
+}
+
+/// Issue 23: a write error (a full disk) said only "No space left on
+/// device", not which of the outputs could not be written.
+#[test]
+fn a_full_disk_names_the_output_file() {
+    if !Path::new("/dev/full").exists() {
+        // not Linux
+        return;
+    }
+    let sample = util::root().join("data/lichess-2000.pgn");
+    let mut cases: Vec<(String, Command)> = Vec::new();
+    for o in file_outputs() {
+        let mut cmd = bin();
+        cmd.args(["audit", "--quiet", o, "/dev/full"]).arg(&sample);
+        cases.push((o.to_string(), cmd));
+    }
+    let mut cmd = bin();
+    cmd.args(["audit", "--quiet", "--github"])
+        .arg(&sample)
+        .env("GITHUB_STEP_SUMMARY", "/dev/full");
+    cases.push(("GITHUB_STEP_SUMMARY".into(), cmd));
+    let dir = tempfile::tempdir().unwrap();
+    let agg = dir.path().join("agg.json");
+    let made = bin()
+        .args(["audit", "--quiet", "--report-json"])
+        .args([&agg, &sample])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    for o in ["--json", "--html"] {
+        let mut cmd = bin();
+        cmd.args(["report", o, "/dev/full"]).arg(&agg);
+        cases.push((format!("report {o}"), cmd));
+    }
+    for (what, mut cmd) in cases {
+        let out = cmd.stdout(Stdio::null()).output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("/dev/full: No space left on device"),
+            "{what}: {err}"
+        );
+    }
+    // stdout is named too
+    let out = bin()
+        .args(["audit", "--quiet", "--jsonl", "-"])
+        .arg(&sample)
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("stdout: No space left on device"), "{err}");
+}
