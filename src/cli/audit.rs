@@ -2,8 +2,6 @@
 //! game is read, the run, and what is said at its end.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use pgn_arbiter::aggregate::Aggregator;
 use pgn_arbiter::finding::Kind;
@@ -21,6 +19,7 @@ use pgn_arbiter::report::{human, summary::RunSummary};
 use pgn_arbiter::text::terminal_safe;
 use pgn_arbiter::{Audit, DeadMode, Error, Laws, TagSet};
 
+use super::interrupt::on_interrupt;
 use super::progress::Bar;
 use super::warnings::{Warnings, MAX_WARNINGS};
 use super::{dead_modes, json_error, laws_values, open_output, open_raw, write_html, Exit, Named};
@@ -159,21 +158,6 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
         export_kinds,
         to_stdout,
     })
-}
-
-/// Ctrl-C: the first stops reading and the run ends with what it read
-/// (exit 130); a second ends the process at once.
-fn on_interrupt() -> Arc<AtomicBool> {
-    let interrupt = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            sig,
-            Exit::Interrupted.code(),
-            interrupt.clone(),
-        );
-        let _ = signal_hook::flag::register(sig, interrupt.clone());
-    }
-    interrupt
 }
 
 /// The outputs asked for, each a sink, opened before the first game: one
@@ -379,7 +363,7 @@ fn finish(
         if plan.to_stdout > 0 {
             eprint!("{text}");
         } else {
-            let mut out = io::stdout().lock();
+            let mut out = Named::new("stdout", io::stdout().lock());
             out.write_all(text.as_bytes())?;
             out.flush()?;
         }

@@ -4,6 +4,7 @@
 
 mod audit;
 mod diff;
+mod interrupt;
 mod position;
 mod progress;
 mod report;
@@ -173,13 +174,14 @@ impl<W> Named<W> {
     }
 }
 
+/// Its writes are timed for Ctrl-C's watchdog (see `interrupt.rs`).
 impl<W: Write> Write for Named<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.inner.write(buf).map_err(|e| self.name_it(e))
+        interrupt::timed(|| self.inner.write(buf)).map_err(|e| self.name_it(e))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush().map_err(|e| self.name_it(e))
+        interrupt::timed(|| self.inner.flush()).map_err(|e| self.name_it(e))
     }
 }
 

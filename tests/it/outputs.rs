@@ -146,3 +146,67 @@ fn a_full_disk_names_the_output_file() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("stdout: No space left on device"), "{err}");
 }
+
+/// Issue 23: Ctrl-C while stdout is a full pipe (the consumer stopped
+/// reading) hung: 30 s after SIGINT the process was still trying to write
+/// what it had read. A first Ctrl-C ends it within about a second with 130,
+/// and what reached the pipe is whole JSON lines.
+#[test]
+fn ctrl_c_while_stdout_is_a_full_pipe_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    // 50,000 games with a finding each: 5 MB in, 25 MB of JSON Lines out
+    let game = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n\n";
+    let input = util::write(dir.path(), "many.pgn", game.repeat(50_000));
+    let mut child = bin()
+        .args(["audit", "--quiet", "--jsonl", "-"])
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // nobody reads stdout: wait until the process waits in a write to it
+    let wchan = format!("/proc/{}/wchan", child.id());
+    let started = Instant::now();
+    loop {
+        match std::fs::read_to_string(&wchan) {
+            Ok(w) if w.contains("pipe_write") => break,
+            // elsewhere than Linux: the pipe (64 KiB) is full long before
+            Err(_) if started.elapsed() > Duration::from_secs(3) => break,
+            _ => {}
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before its output blocked"
+        );
+        assert!(started.elapsed() < Duration::from_secs(30), "never blocked");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // blocked for a while already, as a stopped consumer leaves it
+    std::thread::sleep(Duration::from_millis(300));
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let signal = Instant::now();
+    let status = wait_within(&mut child, Duration::from_secs(10), "after Ctrl-C");
+    let took = signal.elapsed();
+    eprintln!("ctrl_c_while_stdout_is_a_full_pipe_does_not_hang: ended {took:?} after SIGINT");
+    assert_eq!(status.code(), Some(130));
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    // a reader comes at last: what is in the pipe is whole lines
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        text(&out.stderr).contains("interrupted"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.len() > 4096, "{} bytes", out.stdout.len());
+    assert!(out.stdout.ends_with(b"\n"), "a partial line at the end");
+    for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        assert_eq!(v["kind"], "missed_threefold");
+    }
+}
