@@ -88,10 +88,9 @@ pub struct AuditArgs {
     /// A SARIF 2.1.0 log to FILE: a rule per kind, a result per finding.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<String>,
-    /// Write findings as Parquet to FILE (- for stdout): the columns and
-    /// values of the JSON Lines, zstd compressed.
-    #[cfg(feature = "parquet")]
-    #[arg(long, value_name = "FILE")]
+    /// In every build, so that a build without Parquet says what it lacks
+    /// rather than clap's "unexpected argument" (issue 23).
+    #[arg(long, value_name = "FILE", help = PARQUET_HELP)]
     pub parquet: Option<String>,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
@@ -104,6 +103,13 @@ pub struct AuditArgs {
     pub region_size: usize,
 }
 
+/// `--parquet`'s help, which says when this build cannot write Parquet.
+const PARQUET_HELP: &str = if cfg!(feature = "parquet") {
+    "Write findings as Parquet to FILE (- for stdout): the columns and values of the JSON Lines, zstd compressed"
+} else {
+    "Write findings as Parquet to FILE: needs the `parquet` feature, which this build lacks (cargo install --locked --path . --features parquet)"
+};
+
 /// What the options ask, checked before anything is opened.
 struct Plan {
     gate: Vec<Condition>,
@@ -113,6 +119,11 @@ struct Plan {
 }
 
 fn plan(args: &AuditArgs) -> Result<Plan, Error> {
+    if args.parquet.is_some() && !cfg!(feature = "parquet") {
+        return Err(Error::Usage(
+            "--parquet needs the `parquet` feature, which this pgn-arbiter was built without: build it with `cargo install --locked --path . --features parquet` (pgn-arbiter --version names the features built in)".into(),
+        ));
+    }
     let gate = match args.fail_on.as_deref().map(gate::parse) {
         None => Vec::new(),
         Some(Ok(c)) => c,
@@ -126,7 +137,6 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
         &args.sarif,
         &args.report_json,
         &args.html,
-        #[cfg(feature = "parquet")]
         &args.parquet,
     ]
     .iter()

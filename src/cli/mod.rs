@@ -19,11 +19,24 @@ use clap::{Parser, Subcommand};
 use pgn_arbiter::laws::Edition;
 use pgn_arbiter::{DeadMode, Error, Laws};
 
-/// `--version`: the version and the laws it knows.
-const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (FIDE Laws of Chess editions 2001, 2014 and 2018, which the 2023 Laws keep; findings schema_version 1)"
-);
+/// `--version`: the version, the cargo features built in (a build without
+/// `parquet` cannot write `--parquet`: issue 23) and the laws it knows.
+macro_rules! version {
+    ($features:literal) => {
+        concat!(
+            env!("CARGO_PKG_VERSION"),
+            " (features: ",
+            $features,
+            "; FIDE Laws of Chess editions 2001, 2014 and 2018, which the 2023 Laws keep; findings schema_version 1)"
+        )
+    };
+}
+#[cfg(feature = "parquet")]
+const VERSION: &str = version!("cli, arrow, parquet");
+#[cfg(all(feature = "arrow", not(feature = "parquet")))]
+const VERSION: &str = version!("cli, arrow");
+#[cfg(not(feature = "arrow"))]
+const VERSION: &str = version!("cli");
 
 const EXIT_CODES: &str =
     "Exit codes: 0 no --fail-on condition held (findings alone never fail a run); \

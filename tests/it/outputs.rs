@@ -210,3 +210,44 @@ fn ctrl_c_while_stdout_is_a_full_pipe_does_not_hang() {
         assert_eq!(v["kind"], "missed_threefold");
     }
 }
+
+/// Issue 23: on the default build `--parquet` was unknown to clap ("tip: to
+/// pass '--parquet' as a value, use '-- --parquet'") while the README lists
+/// it. It is in every build's help; without the feature it is a usage
+/// error that names the feature; `--version` names the features built in.
+#[test]
+fn parquet_on_a_build_without_it_names_the_feature() {
+    let version = text(&bin().arg("--version").output().unwrap().stdout);
+    let features = if cfg!(feature = "parquet") {
+        "features: cli, arrow, parquet;"
+    } else if cfg!(feature = "arrow") {
+        "features: cli, arrow;"
+    } else {
+        "features: cli;"
+    };
+    assert!(version.contains(features), "{version}");
+    let help = text(&bin().args(["audit", "--help"]).output().unwrap().stdout);
+    assert!(help.contains("--parquet <FILE>"), "{help}");
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("f.parquet");
+    let out = bin()
+        .args(["audit", "--quiet", "--parquet"])
+        .arg(&out_file)
+        .arg(util::root().join("data/lichess-2000.pgn"))
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    if cfg!(feature = "parquet") {
+        assert!(out.status.success(), "{err}");
+        assert!(out_file.exists());
+    } else {
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("--parquet needs the `parquet` feature"),
+            "{err}"
+        );
+        assert!(!err.contains("tip:"), "{err}");
+        assert!(!out_file.exists(), "nothing is written");
+        assert!(help.contains("needs the `parquet` feature"), "{help}");
+    }
+}
