@@ -6,6 +6,7 @@
 #[cfg(feature = "arrow")]
 pub mod columns;
 mod frames;
+mod joined;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub(crate) mod reader;
@@ -218,6 +219,40 @@ pub fn is_zstd(head: &[u8]) -> bool {
     magic == 0xFD2F_B528 || (magic & 0xFFFF_FFF0) == 0x184D_2A50
 }
 
+/// Whether 1 to 3 bytes are the start of a zstd magic number (a frame's or
+/// a skippable frame's).
+fn magic_prefix(head: &[u8]) -> bool {
+    const FRAME: [u8; 4] = 0xFD2F_B528u32.to_le_bytes();
+    const SKIPPABLE: [u8; 4] = 0x184D_2A50u32.to_le_bytes();
+    (1..=3).contains(&head.len())
+        && (FRAME.starts_with(head)
+            || (head[0] & 0xF0 == 0x50 && SKIPPABLE[1..].starts_with(&head[1..])))
+}
+
+/// An input of 1 to 3 bytes that is a zstd file cut short (issue 23: it
+/// was read as text): the start of a magic number, and named `.zst` or
+/// two bytes of a frame's magic or more (0xB5 after `(` is not text). Its
+/// error; zstd itself says no more ("unexpected end of file").
+fn cut_zstd(whole: &[u8], named_zst: bool) -> Option<io::Error> {
+    let frame = whole.len() >= 2 && 0xFD2F_B528u32.to_le_bytes().starts_with(whole);
+    (magic_prefix(whole) && (named_zst || frame)).then(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "a zstd file too short to hold a frame: its {} byte{} only begin zstd's 4-byte magic number (cut short?); nothing was decompressed",
+                whole.len(),
+                if whole.len() == 1 { "" } else { "s" }
+            ),
+        )
+    })
+}
+
+/// Whether a path's name ends in `.zst` (in any case).
+fn named_zst(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zst"))
+}
+
 /// Opens an input. `.zst` is recognised by its magic bytes, whatever its
 /// name; a pzstd file (several frames, each announced by its size) is
 /// decoded by `decoders` threads. `read` counts the bytes taken from the
@@ -251,6 +286,11 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
             }
             if head[..n].starts_with(PARQUET_MAGIC) {
                 return open_parquet(path, read);
+            }
+            if len == n as u64 {
+                if let Some(e) = cut_zstd(&head[..n], named_zst(path)) {
+                    return Err(e);
+                }
             }
             if is_zstd(&head[..n]) {
                 if head[..n.min(4)] == 0x184D_2A50u32.to_le_bytes() {
@@ -361,8 +401,20 @@ impl Mapped {
     }
 }
 
+/// A stream, known by its first bytes: zstd, or plain text (which ends
+/// where zstd's magic number is found in it, see `input/joined.rs`).
 fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
-    let head = r.fill_buf()?;
+    // The first bytes whole: a pipe may give fewer at first than a magic
+    // number holds.
+    let mut first = [0u8; 6];
+    let n = read_up_to(&mut r, &mut first)?;
+    let head = &first[..n];
+    let r = io::Cursor::new(head.to_vec()).chain(r);
+    if n < first.len() {
+        if let Some(e) = cut_zstd(head, false) {
+            return Err(e);
+        }
+    }
     if let Some(kind) = foreign_compression(head) {
         return Err(refuse(kind));
     }
@@ -377,7 +429,8 @@ fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
         let decoder = zstd::Decoder::with_buffer(r)?;
         Ok(Source::Stream(Box::new(LineEnds::new(decoder))))
     } else {
-        Ok(Source::Stream(Box::new(LineEnds::new(r))))
+        let text = joined::StopAtZstd::new(r);
+        Ok(Source::Stream(Box::new(LineEnds::new(text))))
     }
 }
 
@@ -399,6 +452,8 @@ struct LineEnds<R> {
     at: usize,
     decided: bool,
     cr: bool,
+    /// The read error that ended `head`, returned once it is served.
+    error: Option<io::Error>,
 }
 
 impl<R: Read> LineEnds<R> {
@@ -409,6 +464,7 @@ impl<R: Read> LineEnds<R> {
             at: 0,
             decided: false,
             cr: false,
+            error: None,
         }
     }
 
@@ -419,7 +475,12 @@ impl<R: Read> LineEnds<R> {
                 Ok(0) => break,
                 Ok(n) => self.head.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) if self.head.is_empty() => return Err(e),
+                // the bytes before the error are served first
+                Err(e) => {
+                    self.error = Some(e);
+                    break;
+                }
             }
         }
         self.cr = lone_cr(&self.head);
@@ -442,6 +503,8 @@ impl<R: Read> Read for LineEnds<R> {
                 self.at = 0;
             }
             n
+        } else if let Some(e) = self.error.take() {
+            return Err(e);
         } else {
             self.inner.read(buf)?
         };

@@ -2,8 +2,6 @@
 //! game is read, the run, and what is said at its end.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use pgn_arbiter::aggregate::Aggregator;
 use pgn_arbiter::finding::Kind;
@@ -22,9 +20,12 @@ use pgn_arbiter::report::{human, summary::RunSummary};
 use pgn_arbiter::text::terminal_safe;
 use pgn_arbiter::{Audit, DeadMode, Error, Laws, SiteMode, TagSet};
 
+use super::interrupt::on_interrupt;
 use super::progress::Bar;
 use super::warnings::{Warnings, MAX_WARNINGS};
-use super::{dead_modes, laws_values, open_output, open_raw, site_modes, write_html, Exit};
+use super::{
+    dead_modes, json_error, laws_values, open_output, open_raw, site_modes, write_html, Exit, Named,
+};
 
 /// `audit`: what to read, what to write, how to judge.
 #[derive(clap::Args, Debug)]
@@ -98,10 +99,9 @@ pub struct AuditArgs {
     /// an issue per finding, fingerprinted by game_id, kind and ply.
     #[arg(long, value_name = "FILE")]
     pub gitlab: Option<String>,
-    /// Write findings as Parquet to FILE (- for stdout): the columns and
-    /// values of the JSON Lines, zstd compressed.
-    #[cfg(feature = "parquet")]
-    #[arg(long, value_name = "FILE")]
+    /// In every build, so that a build without Parquet says what it lacks
+    /// rather than clap's "unexpected argument" (issue 23).
+    #[arg(long, value_name = "FILE", help = PARQUET_HELP)]
     pub parquet: Option<String>,
     /// No progress bar, no warnings, no human summary on stdout.
     #[arg(long, short)]
@@ -114,6 +114,13 @@ pub struct AuditArgs {
     pub region_size: usize,
 }
 
+/// `--parquet`'s help, which says when this build cannot write Parquet.
+const PARQUET_HELP: &str = if cfg!(feature = "parquet") {
+    "Write findings as Parquet to FILE (- for stdout): the columns and values of the JSON Lines, zstd compressed"
+} else {
+    "Write findings as Parquet to FILE: needs the `parquet` feature, which this build lacks (cargo install --locked --path . --features parquet)"
+};
+
 /// What the options ask, checked before anything is opened.
 struct Plan {
     gate: Vec<Condition>,
@@ -123,6 +130,11 @@ struct Plan {
 }
 
 fn plan(args: &AuditArgs) -> Result<Plan, Error> {
+    if args.parquet.is_some() && !cfg!(feature = "parquet") {
+        return Err(Error::Usage(
+            "--parquet needs the `parquet` feature, which this pgn-arbiter was built without: build it with `cargo install --locked --path . --features parquet` (pgn-arbiter --version names the features built in)".into(),
+        ));
+    }
     let gate = match args.fail_on.as_deref().map(gate::parse) {
         None => Vec::new(),
         Some(Ok(c)) => c,
@@ -137,7 +149,6 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
         &args.gitlab,
         &args.report_json,
         &args.html,
-        #[cfg(feature = "parquet")]
         &args.parquet,
     ]
     .iter()
@@ -171,24 +182,14 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
     })
 }
 
-/// Ctrl-C: the first stops reading and the run ends with what it read
-/// (exit 130); a second ends the process at once.
-fn on_interrupt() -> Arc<AtomicBool> {
-    let interrupt = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            sig,
-            Exit::Interrupted.code(),
-            interrupt.clone(),
-        );
-        let _ = signal_hook::flag::register(sig, interrupt.clone());
-    }
-    interrupt
-}
-
-/// The outputs asked for, each a sink, opened before the first game.
+/// The outputs asked for, each a sink, opened before the first game: one
+/// that cannot be written fails the run before it reads anything, not
+/// after an hour of audit (issue 23).
 #[derive(Default)]
 struct Outputs {
+    /// `--summary-json` and `--html`, written once the run is over.
+    summary: Option<Box<dyn Write>>,
+    html: Option<Box<dyn Write>>,
     jsonl: Option<JsonlSink<WholeWrites<Box<dyn Write>>>>,
     export: Option<PgnExport>,
     github: Option<GithubSink>,
@@ -235,6 +236,12 @@ impl Outputs {
         }
         #[cfg(not(feature = "parquet"))]
         let _ = tags;
+        if let Some(p) = &args.summary_json {
+            o.summary = Some(open_output(p)?);
+        }
+        if let Some(p) = &args.html {
+            o.html = Some(open_output(p)?);
+        }
         if args.report_json.is_some() || args.html.is_some() {
             let json = match &args.report_json {
                 Some(p) => Some(open_output(p)?),
@@ -281,17 +288,15 @@ impl Outputs {
 fn step_summary() -> io::Result<Option<Box<dyn Write>>> {
     match std::env::var_os("GITHUB_STEP_SUMMARY") {
         Some(p) if !p.is_empty() => {
+            let name = format!("GITHUB_STEP_SUMMARY {}", p.to_string_lossy());
             let f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&p)
-                .map_err(|e| {
-                    io::Error::new(
-                        e.kind(),
-                        format!("GITHUB_STEP_SUMMARY {}: {e}", p.to_string_lossy()),
-                    )
-                })?;
-            Ok(Some(Box::new(BufWriter::new(f)) as Box<dyn Write>))
+                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+            Ok(Some(
+                Box::new(BufWriter::new(Named::new(&name, f))) as Box<dyn Write>
+            ))
         }
         _ => Ok(None),
     }
@@ -330,11 +335,11 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
     sinks.extend(outputs.sinks());
     let run = audit.run(&args.paths, &mut sinks, &bar)?;
     drop(sinks);
-    if let (Some(p), Some(agg)) = (
-        &args.html,
+    if let (Some(out), Some(agg)) = (
+        outputs.html.take(),
         outputs.aggregator.as_ref().and_then(|a| a.result.as_ref()),
     ) {
-        write_html(p, agg)?;
+        write_html(out, agg)?;
     }
     bar.finish();
     if warnings.warned > MAX_WARNINGS {
@@ -343,7 +348,7 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
             warnings.warned - MAX_WARNINGS
         );
     }
-    finish(args, &plan, &run, &examples)
+    finish(args, &plan, &run, &examples, outputs.summary.take())
 }
 
 /// What the end of a run says: input errors, the gate, Ctrl-C, the
@@ -353,6 +358,7 @@ fn finish(
     plan: &Plan,
     run: &RunOutcome,
     examples: &Examples,
+    summary: Option<Box<dyn Write>>,
 ) -> Result<Exit, Error> {
     let mut exit = Exit::Ok;
     for o in run.inputs.iter().filter(|o| o.error.is_some()) {
@@ -375,10 +381,9 @@ fn finish(
         );
         exit = Exit::Interrupted;
     }
-    if let Some(p) = &args.summary_json {
+    if let Some(mut out) = summary {
         let summary = RunSummary::new(run, args.laws.name().to_string(), &failures);
-        let mut out = open_output(p)?;
-        serde_json::to_writer_pretty(&mut out, &summary).map_err(io::Error::other)?;
+        serde_json::to_writer_pretty(&mut out, &summary).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }
@@ -388,7 +393,7 @@ fn finish(
         if plan.to_stdout > 0 {
             eprint!("{text}");
         } else {
-            let mut out = io::stdout().lock();
+            let mut out = Named::new("stdout", io::stdout().lock());
             out.write_all(text.as_bytes())?;
             out.flush()?;
         }

@@ -4,6 +4,7 @@
 
 mod audit;
 mod diff;
+mod interrupt;
 mod position;
 mod progress;
 mod report;
@@ -18,11 +19,24 @@ use clap::{Parser, Subcommand};
 use pgn_arbiter::laws::Edition;
 use pgn_arbiter::{DeadMode, Error, Laws, Site, SiteMode};
 
-/// `--version`: the version and the laws it knows.
-const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (FIDE Laws of Chess editions 2001, 2014 and 2018, which the 2023 Laws keep; findings schema_version 1)"
-);
+/// `--version`: the version, the cargo features built in (a build without
+/// `parquet` cannot write `--parquet`: issue 23) and the laws it knows.
+macro_rules! version {
+    ($features:literal) => {
+        concat!(
+            env!("CARGO_PKG_VERSION"),
+            " (features: ",
+            $features,
+            "; FIDE Laws of Chess editions 2001, 2014 and 2018, which the 2023 Laws keep; findings schema_version 1)"
+        )
+    };
+}
+#[cfg(feature = "parquet")]
+const VERSION: &str = version!("cli, arrow, parquet");
+#[cfg(all(feature = "arrow", not(feature = "parquet")))]
+const VERSION: &str = version!("cli, arrow");
+#[cfg(not(feature = "arrow"))]
+const VERSION: &str = version!("cli");
 
 const EXIT_CODES: &str =
     "Exit codes: 0 no --fail-on condition held (findings alone never fail a run); \
@@ -147,12 +161,15 @@ fn site_modes() -> impl TypedValueParser<Value = SiteMode> {
         .map(|s| s.parse::<SiteMode>().expect("a possible value"))
 }
 
-/// `path` (`-`: stdout) as it is, unbuffered; an error names the file.
+/// `path` (`-`: stdout) as it is, unbuffered; an error, in opening or in
+/// writing, names the file.
 fn open_raw(path: &str) -> io::Result<Box<dyn Write>> {
     Ok(if path == "-" {
-        Box::new(io::stdout().lock())
+        Box::new(Named::new("stdout", io::stdout().lock()))
     } else {
-        Box::new(File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?)
+        let file =
+            File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+        Box::new(Named::new(path, file))
     })
 }
 
@@ -161,9 +178,49 @@ fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
     Ok(Box::new(BufWriter::with_capacity(1 << 16, open_raw(path)?)))
 }
 
-/// Writes the HTML report of an aggregate.
-fn write_html(path: &str, agg: &pgn_arbiter::aggregate::Aggregate) -> io::Result<()> {
-    let mut out = open_output(path)?;
+/// A writer whose errors name it: a full disk is "out.html: No space left
+/// on device", not the bare system message, when several outputs are
+/// written (issue 23). The error keeps its kind (a closed stdout is still a
+/// broken pipe, which ends a run quietly).
+pub(crate) struct Named<W> {
+    name: String,
+    inner: W,
+}
+
+impl<W> Named<W> {
+    pub(crate) fn new(name: &str, inner: W) -> Named<W> {
+        Named {
+            name: name.to_string(),
+            inner,
+        }
+    }
+
+    fn name_it(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.name))
+    }
+}
+
+/// Its writes are timed for Ctrl-C's watchdog (see `interrupt.rs`).
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        interrupt::timed(|| self.inner.write(buf)).map_err(|e| self.name_it(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        interrupt::timed(|| self.inner.flush()).map_err(|e| self.name_it(e))
+    }
+}
+
+/// A JSON writer's error as an I/O error of the kind under it.
+fn json_error(e: serde_json::Error) -> io::Error {
+    match e.io_error_kind() {
+        Some(kind) => io::Error::new(kind, e.to_string()),
+        None => io::Error::other(e),
+    }
+}
+
+/// Writes the HTML report of an aggregate to `out` (opened before the run).
+fn write_html(mut out: Box<dyn Write>, agg: &pgn_arbiter::aggregate::Aggregate) -> io::Result<()> {
     out.write_all(pgn_arbiter::report::html::render(agg).as_bytes())?;
     out.flush()
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use pgn_arbiter::{aggregate, Error};
 
-use super::{open_output, write_html, Exit};
+use super::{json_error, open_output, write_html, Exit};
 
 /// `pgn-arbiter report`: merges aggregate files.
 #[derive(clap::Args, Debug)]
@@ -22,15 +22,17 @@ pub struct ReportArgs {
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
+    // the outputs first: one that cannot be written fails before any work
+    let json = args.json.as_deref().map(open_output).transpose()?;
+    let html = args.html.as_deref().map(open_output).transpose()?;
     let merged = aggregate::merge_files(&args.inputs).map_err(Error::Data)?;
-    if let Some(p) = &args.json {
-        let mut out = open_output(p)?;
-        serde_json::to_writer(&mut out, &merged).map_err(std::io::Error::other)?;
+    if let Some(mut out) = json {
+        serde_json::to_writer(&mut out, &merged).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    if let Some(p) = &args.html {
-        write_html(p, &merged)?;
+    if let Some(out) = html {
+        write_html(out, &merged)?;
     }
     Ok(Exit::Ok)
 }

@@ -11,10 +11,17 @@
 //! up front (a dump of 30 GB has thousands of frames, and reading every
 //! header before the first byte is decoded would cost a seek each on a
 //! disk). Where the table stops being pzstd's (a plain zstd frame, a size
-//! past the end of the file), the rest of the file is streamed through one
-//! decoder, which is what the whole file would have been without this
-//! module: so a file never decodes differently, and truncated or corrupt
-//! files give the errors they always gave.
+//! past the end of the file, a size hint that is not the size of the frame
+//! after it), the rest of the file is streamed through one decoder, which
+//! is what the whole file would have been without this module: so a file
+//! never decodes differently, and truncated or corrupt files give the
+//! errors they always gave.
+//!
+//! The hint is only a hint: `zstd -d` skips the skippable frame whatever it
+//! holds, so a file whose hint is one byte off (or zero) is a good zstd
+//! file. Each frame's size is therefore checked against its block headers
+//! (`ZSTD_findFrameCompressedSize`: a walk from header to header, nothing
+//! decoded) before the frame is handed to a decoder.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -23,7 +30,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 
-use zstd::zstd_safe::{get_error_name, DCtx, InBuffer, OutBuffer, ResetDirective};
+use zstd::zstd_safe::{
+    find_frame_compressed_size, get_error_name, DCtx, InBuffer, OutBuffer, ResetDirective,
+};
 
 use super::Mapped;
 
@@ -38,7 +47,8 @@ const SEGMENT: usize = 1 << 20;
 const FRAME_SEGMENTS: usize = 32;
 
 /// The zstd frame that the pzstd header at `pos` announces: its bytes, if
-/// the header is pzstd's and the frame lies within `data`.
+/// the header is pzstd's, the frame lies within `data` and its blocks end
+/// where the header says (a wrong hint must not cut a frame: issue 23).
 fn frame_at(data: &[u8], pos: usize) -> Option<Range<usize>> {
     let head = data.get(pos..pos.checked_add(16)?)?;
     let word = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
@@ -47,7 +57,11 @@ fn frame_at(data: &[u8], pos: usize) -> Option<Range<usize>> {
     }
     let start = pos + 12;
     let end = start.checked_add(word(8) as usize)?;
-    (end <= data.len()).then_some(start..end)
+    if end > data.len() {
+        return None;
+    }
+    let size = find_frame_compressed_size(&data[start..]).ok()?;
+    (size == end - start).then_some(start..end)
 }
 
 /// Whether `data` begins with at least two frames as pzstd writes them (a
@@ -505,6 +519,27 @@ mod tests {
             assert!(out.len() >= 400_000 && out.len() < 600_000, "{}", out.len());
             assert!(out[..400_000] == data[..400_000]);
             assert_eq!(read, (starts[2] - 12) as u64, "frames 0 and 1 counted");
+        }
+    }
+
+    /// Issue 23: a hint one byte off or zero, past the first frames, is
+    /// not a truncated frame: from it on the frames are streamed.
+    #[test]
+    fn a_wrong_size_hint_streams_the_frames_from_it() {
+        let data = sample();
+        let (good, starts) = pzstd(&data, &[200_000, 400_000, 600_000]);
+        for hint in [1i64, -1, 0] {
+            let mut file = good.clone();
+            let at = starts[2] - 4;
+            let size = (starts[3] - 12 - starts[2]) as i64;
+            let wrong = if hint == 0 { 0 } else { size + hint } as u32;
+            file[at..at + 4].copy_from_slice(&wrong.to_le_bytes());
+            for decoders in [1, 3] {
+                let (out, error, read) = decode_all(&file, decoders);
+                assert!(error.is_none(), "{hint}: {error:?}");
+                assert!(out == data, "{hint}: bytes differ");
+                assert_eq!(read, file.len() as u64);
+            }
         }
     }
 

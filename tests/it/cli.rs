@@ -218,3 +218,109 @@ fn usage_error_exits_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `audit --quiet --summary-json s.json --jsonl - ARGS` in `dir`, `stdin`
+/// fed to it: the output and the summary's first input.
+fn audit_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (std::process::Output, serde_json::Value) {
+    let mut child = bin()
+        .current_dir(dir)
+        .args([
+            "audit",
+            "--quiet",
+            "--summary-json",
+            "s.json",
+            "--jsonl",
+            "-",
+        ])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap();
+    (out, s["inputs"][0].clone())
+}
+
+/// Issue 23: a `.pgn.zst` cut to 1 to 3 bytes (shorter than zstd's magic
+/// number) was read as text: "text that is no game" at byte 0, with 1 byte
+/// in the summary. It is a zstd file too short to hold a frame, and the
+/// summary counts no byte decompressed, as the error says.
+#[test]
+fn a_zst_cut_shorter_than_the_magic_number_is_not_read_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pzstd = Vec::new();
+    crate::util::push_pzstd_frame(&mut pzstd, &zstd(GAME.as_bytes()));
+    for whole in [zstd(GAME.as_bytes()), pzstd] {
+        for n in 1..=3 {
+            write(dir.path(), "cut.pgn.zst", &whole[..n]);
+            let (out, s) = audit_in(dir.path(), &["cut.pgn.zst"], b"");
+            assert_eq!(out.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&out.stderr);
+            let said = format!("zstd file too short to hold a frame: its {n} byte");
+            assert!(err.contains("cut.pgn.zst") && err.contains(&said), "{err}");
+            assert!(!err.contains("no game"), "{err}");
+            assert!(s["error"].as_str().unwrap().contains(&said), "{s}");
+            assert_eq!((&s["games_read"], &s["bytes"]), (&0.into(), &0.into()));
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // on stdin, without a name: two bytes of a frame's magic or more
+    let z = zstd(GAME.as_bytes());
+    for n in 2..=3 {
+        let (out, s) = audit_in(dir.path(), &["-"], &z[..n]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("zstd file too short to hold a frame"), "{err}");
+        assert_eq!(s["bytes"], 0);
+    }
+    // text that begins as a skippable frame's magic does is text
+    write(dir.path(), "short.pgn", "[*");
+    let (out, s) = audit_in(dir.path(), &["short.pgn"], b"");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("zstd"));
+    assert_eq!(s["bytes"], 2);
+}
+
+/// Issue 23: `cat a.pgn b.pgn.zst | pgn-arbiter audit -` read the zstd
+/// bytes as text: blocks skipped and a bogus invalid game where the two
+/// meet. The stream ends at zstd's magic number with an error that says
+/// at which byte; the games before it are those of a.pgn.
+#[test]
+fn plain_then_zstd_on_stdin_is_an_error_naming_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = std::fs::read(crate::util::root().join("data/lichess-2000.pgn")).unwrap();
+    let small = GAME.repeat(3).into_bytes();
+    let mut pzstd = Vec::new();
+    crate::util::push_pzstd_frame(&mut pzstd, &zstd(GAME.as_bytes()));
+    // a text longer and shorter than what is read to tell line ends (64 KiB)
+    for text in [&big, &small] {
+        write(dir.path(), "a.pgn", text);
+        let (alone, plain) = audit_in(dir.path(), &["a.pgn"], b"");
+        assert!(alone.status.success());
+        for z in [zstd(GAME.as_bytes()), pzstd.clone()] {
+            let joined = [&text[..], &z[..]].concat();
+            let (out, s) = audit_in(dir.path(), &["-"], &joined);
+            assert_eq!(out.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&out.stderr);
+            let at = format!("zstd data at byte {} after plain text", text.len());
+            assert!(
+                err.contains("pgn-arbiter: -: ") && err.contains(&at),
+                "{err}"
+            );
+            for k in ["games_read", "analysed", "invalid", "skipped", "bytes"] {
+                assert_eq!(s[k], plain[k], "{k}: {s}");
+            }
+            let findings = String::from_utf8_lossy(&out.stdout)
+                .replace("\"file\":\"-\"", "\"file\":\"a.pgn\"");
+            assert!(findings.as_bytes() == alone.stdout, "findings differ");
+        }
+    }
+}

@@ -607,8 +607,9 @@ fn a_file_of_junk_is_an_input_error() {
 
 /// A second Ctrl-C ends the run at once, whatever the run waits on. Here it
 /// waits on its output: a pipe read slowly (a pager, a slow upload), so the
-/// first Ctrl-C cannot finish the run (the games already read must still
-/// be written). The second ends it with 130 within moments, and what
+/// first Ctrl-C cannot finish the run soon (the games already read are
+/// still being written; the first ends it only 0.8 s later, see
+/// `outputs::ctrl_c_while_stdout_is_a_full_pipe_does_not_hang`). The second ends it with 130 within moments, and what
 /// reached the pipe is whole JSON lines: each write to a pipe is of whole
 /// lines and at most PIPE_BUF bytes, which a pipe takes all or nothing (it
 /// used to write 64 KiB at a time and leave the last line cut).

@@ -16,6 +16,7 @@ mod golden;
 mod hostile;
 mod html_report;
 mod movetext;
+mod outputs;
 #[cfg(feature = "parquet")]
 mod parquet;
 #[cfg(feature = "parquet")]

@@ -217,3 +217,56 @@ fn wrong_pzstd_size_hints_fall_back_to_streaming() {
         assert!(accounted(&summary(dir.path())));
     }
 }
+
+/// Issue 23: one frame's hint one byte off (or zero) in a file whose first
+/// hints are right was "truncated frame" (or "bytes after the end of the
+/// frame") at that frame, though `zstd -t` and `zstd -d` accept the file:
+/// the frames from the wrong hint on are read in order, and the findings
+/// are the plain file's.
+#[test]
+fn pzstd_hint_off_by_one_or_zero_is_not_a_truncated_frame() {
+    let data = sample();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.pgn"), &data).unwrap();
+    let plain = audit(dir.path(), "games.pgn", &[]);
+    assert!(plain.status.success());
+    let good = pzstd(&data, &cuts(&data), None);
+    // where each hint is, and the size it holds
+    let mut hints = Vec::new();
+    let mut at = 0;
+    while at + 12 <= good.len() {
+        let size = u32::from_le_bytes(good[at + 8..at + 12].try_into().unwrap());
+        hints.push((at + 8, size));
+        at += 12 + size as usize;
+    }
+    assert_eq!(hints.len(), 7);
+    // frame 2 (the first two right: read in parallel up to it), and the last
+    for frame in [2, 6] {
+        for (what, wrong) in [("one more", 1i64), ("one less", -1), ("zero", 0)] {
+            let (pos, size) = hints[frame];
+            let hint = if wrong == 0 {
+                0
+            } else {
+                (i64::from(size) + wrong) as u32
+            };
+            let mut bytes = good.clone();
+            bytes[pos..pos + 4].copy_from_slice(&hint.to_le_bytes());
+            std::fs::write(dir.path().join("games.pgn.zst"), &bytes).unwrap();
+            for threads in ["1", "2"] {
+                let out = audit(dir.path(), "games.pgn.zst", &["--threads", threads]);
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "frame {frame} {what}: {err}");
+                let s = summary(dir.path());
+                assert_eq!(s["games_read"], 4000, "frame {frame} {what}");
+                assert!(accounted(&s));
+                // the plain file's findings, but for the file's name
+                let findings =
+                    String::from_utf8_lossy(&out.stdout).replace("games.pgn.zst", "games.pgn");
+                assert!(
+                    findings.as_bytes() == plain.stdout,
+                    "frame {frame} {what}, {threads} threads: findings differ"
+                );
+            }
+        }
+    }
+}
