@@ -46,6 +46,10 @@ pub(super) trait Chunks {
     fn release(&self, _buf: &Buf, _pos: usize) {}
     /// Input bytes read so far, for the progress bar.
     fn read(&self) -> u64;
+    /// The input's size, where it is known before reading (a mapped file).
+    fn len(&self) -> Option<usize> {
+        None
+    }
     /// Why the input ended early, if it did.
     fn error(&mut self) -> Option<String> {
         None
@@ -99,6 +103,10 @@ impl Chunks for MappedChunks {
 
     fn read(&self) -> u64 {
         self.pos as u64
+    }
+
+    fn len(&self) -> Option<usize> {
+        Some(self.len)
     }
 }
 

@@ -220,7 +220,7 @@ impl Pipeline {
             facets: self.cfg.facets,
             site: self.cfg.site,
         });
-        let chunk_size = self.cfg.chunk_size.max(1);
+        let chunk_size = chunk_size_for(self.cfg.chunk_size, chunks.len(), self.threads());
         let limit = 4 * self.threads().max(1);
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
         self.pool.in_place_scope(|scope| -> io::Result<()> {
@@ -303,5 +303,43 @@ impl Pipeline {
             Ok(())
         })?;
         emit.flush()
+    }
+}
+
+/// The size of the chunks of an input: the configured size, or smaller
+/// where the input is known to be small, so that each thread gets several
+/// chunks (a tournament's file of a few hundred KB under `--dead thorough`
+/// is expensive per game, and one chunk would be one core's work); never
+/// below [`MIN_CHUNK`] (each chunk costs a worker's set-up).
+fn chunk_size_for(configured: usize, len: Option<usize>, threads: usize) -> usize {
+    let configured = configured.max(1);
+    match len {
+        Some(len) if threads > 1 => {
+            (len / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK.min(configured), configured)
+        }
+        _ => configured,
+    }
+}
+
+/// The least chunk [`chunk_size_for`] cuts a small input into.
+const MIN_CHUNK: usize = 16 << 10;
+/// How many chunks each thread should get of an input of known size.
+const CHUNKS_PER_THREAD: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::chunk_size_for;
+
+    #[test]
+    fn small_inputs_are_cut_for_every_thread() {
+        let mib = 1 << 20;
+        // 465 KB on 2 threads: 16 chunks.
+        assert_eq!(chunk_size_for(mib, Some(465_000), 2), 29_062);
+        assert_eq!(chunk_size_for(mib, Some(100 * mib), 2), mib);
+        assert_eq!(chunk_size_for(mib, Some(10_000), 2), 16 << 10);
+        // A smaller configured size (the tests') and one thread stay as set.
+        assert_eq!(chunk_size_for(300, Some(465_000), 2), 300);
+        assert_eq!(chunk_size_for(mib, Some(465_000), 1), mib);
+        assert_eq!(chunk_size_for(mib, None, 2), mib);
     }
 }
