@@ -19,6 +19,7 @@ mod movetext;
 mod parquet;
 #[cfg(feature = "parquet")]
 mod parquet_input;
+mod points;
 mod python_package;
 mod report;
 mod robustness;
