@@ -58,14 +58,7 @@ impl Example {
         };
         let link = tags
             .and_then(|t| t.get("Site"))
-            .filter(|s| s.starts_with("https://") || s.starts_with("http://"))
-            .map(|s| {
-                if s.contains("lichess.org/") && !s.contains('#') {
-                    format!("{s}#{}", f.ply)
-                } else {
-                    s.to_string()
-                }
-            });
+            .and_then(|s| game_link(s, f.ply));
         Example {
             kind: f.kind,
             file: game.file.to_string(),
@@ -88,8 +81,35 @@ impl Example {
     }
 }
 
+/// The game on its site where `site` (the `Site` tag) is a URL: Lichess
+/// at the ply.
+pub fn game_link(site: &str, ply: u32) -> Option<String> {
+    if !(site.starts_with("https://") || site.starts_with("http://")) {
+        return None;
+    }
+    Some(if site.contains("lichess.org/") && !site.contains('#') {
+        format!("{site}#{ply}")
+    } else {
+        site.to_string()
+    })
+}
+
 /// What a finding says, in a few words.
 pub fn describe(f: &Finding) -> String {
+    describe_with(f, None)
+}
+
+/// What a finding of a game whose result was corrected to `result` says
+/// (`--fix-results`): a missed claim's outcome is what the claimant got
+/// under the corrected result, so the note never contradicts the `Result`
+/// tag beside it ("played on and lost" in a game now scored ½-½); a claim
+/// that stood only after the automatic draw `ended_at` (a ply) came after
+/// the game had ended.
+pub fn describe_fixed(f: &Finding, result: &str, ended_at: Option<u32>) -> String {
+    describe_with(f, Some((result, ended_at)))
+}
+
+fn describe_with(f: &Finding, fixed: Option<(&str, Option<u32>)>) -> String {
     let side = if f.side.is_white() { "White" } else { "Black" };
     match (&f.detail, f.kind) {
         (Detail::Invalid { reason, .. }, _) => reason.clone(),
@@ -102,11 +122,21 @@ pub fn describe(f: &Finding) -> String {
                 (Via::Announced, None) => " by announcing a move".to_string(),
                 (Via::Occurred, _) => " here".to_string(),
             };
-            let then = match outcome {
-                Outcome::Lost => "played on and lost",
-                Outcome::Drew => "played on and drew",
-                Outcome::Won => "played on and won",
-                Outcome::Unknown => "played on",
+            let outcome = match fixed {
+                Some((result, _)) => Outcome::for_color(f.side, result.as_bytes()),
+                None => *outcome,
+            };
+            let then = match (outcome, fixed) {
+                (_, Some((_, Some(end)))) if end < f.ply => {
+                    "the game had already ended drawn (as corrected)"
+                }
+                (Outcome::Lost, None) => "played on and lost",
+                (Outcome::Drew, None) => "played on and drew",
+                (Outcome::Won, None) => "played on and won",
+                (Outcome::Lost, Some(_)) => "played on and lost (as corrected)",
+                (Outcome::Drew, Some(_)) => "played on and drew (as corrected)",
+                (Outcome::Won, Some(_)) => "played on and won (as corrected)",
+                (Outcome::Unknown, _) => "played on",
             };
             format!("{side} could have claimed {what}{how}; {then}")
         }

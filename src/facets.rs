@@ -109,6 +109,12 @@ pub struct Facets {
     pub rating: Option<u16>,
     /// The `Event` value's place in the game's text.
     pub event: Option<Span>,
+    /// The `Site` value's place in the game's text (with `Event` and
+    /// [`Facets::event_year`], the event's identity).
+    pub site: Option<Span>,
+    /// The year of `EventDate` where it has one, else [`Facets::year`]: the
+    /// edition of an event (an event over New Year stays one).
+    pub event_year: Option<u16>,
     /// The `Termination` value's place in the game's text.
     pub termination: Option<Span>,
     /// The `White` value's place in the game's text.
@@ -135,8 +141,11 @@ impl Facets {
             }
             std::str::from_utf8(v).ok()?.parse().ok().filter(|&e| e > 0)
         };
+        let year_of_date = year(game.tag("Date")).or_else(|| year(game.tag("UTCDate")));
         Facets {
-            year: year(game.tag("Date")).or_else(|| year(game.tag("UTCDate"))),
+            year: year_of_date,
+            event_year: year(game.tag("EventDate")).or(year_of_date),
+            site: span("Site"),
             time_class: TimeClass::from_tag(game.tag("TimeControl")),
             rating: match (elo("WhiteElo"), elo("BlackElo")) {
                 (Some(w), Some(b)) => Some(((w + b) / 2) as u16),

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::ops::AddAssign;
 
+use super::event;
 use super::model::{
     Aggregate, Bucket, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, SiteCounts,
     AGGREGATE_VERSION, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP,
@@ -265,7 +266,10 @@ struct Tally {
     rating: BTreeMap<u16, Counts>,
     time_rating: HashMap<(TimeClass, u16), Counts>,
     termination: Named,
+    /// By event ([`event`]: `Event`, `Site`, year).
     event: Named,
+    /// The current game's event key, reused from game to game.
+    event_key: Vec<u8>,
     players: Players,
     points: Points,
     examples: ByKind<Vec<ExampleRow>>,
@@ -300,12 +304,21 @@ impl Tally {
         let white = Facets::get(fa.white, game.text);
         let black = Facets::get(fa.black, game.text);
         self.count_players(r, white, black);
-        if let (Some(event), Some(w), Some(b)) = (Facets::get(fa.event, game.text), white, black) {
+        // the event: its tag, site and year ([`event`])
+        let event = match Facets::get(fa.event, game.text) {
+            Some(e) => {
+                let site = Facets::get(fa.site, game.text);
+                event::write_key(&mut self.event_key, e, site, fa.event_year);
+                Some(self.event_key.as_slice())
+            }
+            None => None,
+        };
+        if let (Some(event), Some(w), Some(b)) = (event, white, black) {
             self.points.add(event, w, b, game);
         }
+        self.event.add(event, &one);
         self.termination
             .add(Facets::get(fa.termination, game.text), &one);
-        self.event.add(Facets::get(fa.event, game.text), &one);
     }
 
     /// The findings by kind, the missed claims by outcome and via, and the

@@ -14,9 +14,11 @@
 //! model     the aggregate as JSON, its parts, and merging
 //! collect   the Aggregator sink: what it counts per game
 //! points    Art. 11 per event: standings as recorded and as the Laws give them, corrections
+//! event     an event's identity (Event, Site, year) and its name for people
 //! ```
 
 mod collect;
+pub mod event;
 mod model;
 mod points;
 

@@ -115,9 +115,19 @@ pub struct EventPoints {
 }
 
 /// A result the Laws decide otherwise than the tag, proven
-/// ([`crate::rules::result::decided_result`]).
+/// ([`crate::rules::result::decided_result`]), with what an arbiter needs
+/// to find the game and act on it: its file and number, round, date and
+/// link. Sorted by file and game (the fields' order), so a list reads in
+/// input order. The fields after `kind` are absent from aggregates
+/// written before them (empty when read).
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Correction {
+    /// The input, as named.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub file: String,
+    /// 1-based game number in its input (0: not known).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub game: u64,
     /// The game's fingerprint.
     pub game_id: String,
     /// The `White` tag.
@@ -130,6 +140,18 @@ pub struct Correction {
     pub laws: String,
     /// The finding that decides it.
     pub kind: String,
+    /// The articles of the deciding finding, in the game's edition.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub article: String,
+    /// The `Round` tag.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub round: String,
+    /// The `Date` tag (else `UTCDate`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub date: String,
+    /// The game on its site, where `Site` is a URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// One run that went into an aggregate.
@@ -194,6 +216,10 @@ pub struct Bucket {
     /// Per kind, the games with that finding.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub kinds: BTreeMap<String, u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn add_map(into: &mut BTreeMap<String, u64>, from: &BTreeMap<String, u64>) {

@@ -7,16 +7,17 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::model::{Correction, EventPoints, EVENT_PLAYER_CAP, NAME_CAP, POINT_PAIR_CAP};
-use crate::audit::{GameReport, Status};
+use crate::audit::Status;
+use crate::example::game_link;
 use crate::facets::Facets;
-use crate::kind::{Family, Kind};
+use crate::kind::Family;
 use crate::pipeline::GameRecord;
 use crate::rules::result::decided_result;
 
 /// The events' points while the run goes on.
 #[derive(Default)]
 pub(super) struct Points {
-    /// By the `Event` tag, as written.
+    /// By event ([`super::event`]: `Event`, `Site`, year), as written.
     events: HashMap<Box<[u8]>, EventAcc>,
     /// (event, player) pairs kept, over all events.
     pairs: usize,
@@ -56,7 +57,8 @@ impl Points {
             return;
         };
         if scored.laws != scored.recorded {
-            acc.corrections.push(correction(r, white, black, &scored));
+            acc.corrections
+                .push(correction(game, white, black, &scored));
         }
         acc.add_players(white, black, &scored, &mut self.pairs);
     }
@@ -145,21 +147,40 @@ fn score<'a>(game: &GameRecord<'a>) -> Option<Scored<'a>> {
 
 /// The correction of a game the Laws score otherwise, by the first finding
 /// of a kind that decides a result (an automatic draw, a result the board
-/// contradicts).
-fn correction(r: &GameReport, white: &[u8], black: &[u8], scored: &Scored<'_>) -> Correction {
-    let kind = r
+/// contradicts), with where an arbiter finds the game.
+fn correction(
+    game: &GameRecord<'_>,
+    white: &[u8],
+    black: &[u8],
+    scored: &Scored<'_>,
+) -> Correction {
+    let r = game.report;
+    let decides = r
         .findings
         .iter()
-        .map(|f| f.kind)
-        .find(|k| matches!(k.info().family, Family::AutomaticDraw | Family::Result))
-        .map_or("", Kind::name);
+        .find(|f| matches!(f.kind.info().family, Family::AutomaticDraw | Family::Result));
+    let tag = |n: &str| {
+        r.tags
+            .as_deref()
+            .and_then(|t| t.get(n))
+            .unwrap_or_default()
+            .to_string()
+    };
     Correction {
+        file: game.file.to_string(),
+        game: game.index + 1,
         game_id: r.id.map(|i| i.to_string()).unwrap_or_default(),
         white: String::from_utf8_lossy(white).into_owned(),
         black: String::from_utf8_lossy(black).into_owned(),
         recorded: scored.recorded.to_string(),
         laws: scored.laws.to_string(),
-        kind: kind.to_string(),
+        kind: decides.map_or("", |f| f.kind.name()).to_string(),
+        article: decides
+            .map_or("", |f| f.kind.article(r.edition))
+            .to_string(),
+        round: tag("Round"),
+        date: tag("Date"),
+        link: game_link(&tag("Site"), decides.map_or(r.plies, |f| f.ply)),
     }
 }
 

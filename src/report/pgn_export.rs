@@ -14,11 +14,14 @@
 //!   is kept in an `OriginalResult` tag. Never for a missed claim (the player
 //!   chose to play on), never for an invalid game (its final position is not
 //!   known), never on an unknown (the engine only reports what it proved):
-//!   [`crate::rules::result::decided_result`] decides it.
+//!   [`crate::rules::result::decided_result`] decides it. The notes of a
+//!   corrected game agree with its new result: a missed claim says what the
+//!   claimant got under it ("played on and drew (as corrected)"), never the
+//!   recorded outcome the tag beside it no longer shows.
 
 use std::io::{self, Write};
 
-use crate::example::describe;
+use crate::example::{describe, describe_fixed};
 use crate::finding::{Finding, Kind};
 use crate::parse::{Mainline, MovetextMap};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
@@ -131,7 +134,19 @@ impl PgnExport {
             with: tags.into_bytes(),
         });
 
-        self.comment_edits(raw.movetext, movetext_at, findings, &mut edits);
+        // the notes agree with the corrected result
+        let ended_at = game
+            .report
+            .findings
+            .iter()
+            .filter(|f| f.kind.is_automatic_draw())
+            .map(|f| f.ply)
+            .min();
+        let describe = |f: &Finding| match fixed {
+            Some(new) => describe_fixed(f, new, ended_at),
+            None => describe(f),
+        };
+        self.comment_edits(raw.movetext, movetext_at, findings, &describe, &mut edits);
         apply(text, edits)
     }
 
@@ -143,6 +158,7 @@ impl PgnExport {
         movetext: &[u8],
         movetext_at: usize,
         findings: &[&Finding],
+        describe: &dyn Fn(&Finding) -> String,
         edits: &mut Vec<Edit>,
     ) {
         let has_movetext = !movetext.is_empty();

@@ -99,6 +99,33 @@ fn results_are_fixed_only_where_the_laws_decide_and_it_was_proven() {
     assert!(g[3].contains("e5 { pgn-arbiter: "), "{}", g[3]);
 }
 
+/// Black can announce 4... Ng8 (threefold, missed) and the start position
+/// stands a fifth time after 8... Ng8 (fivefold: drawn there), yet 1-0.
+const MISSED_THEN_FIVEFOLD: &str = "[Event \"v\"]\n[White \"K\"]\n[Black \"L\"]\n[Result \"1-0\"]\n\n\
+1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4 1-0\n\n";
+
+/// Issue 25: with `--fix-results` a missed claim's note says what the
+/// claimant got under the corrected result; without it, as recorded.
+#[test]
+fn a_missed_claims_note_agrees_with_the_corrected_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("a.pgn");
+    std::fs::write(&pgn, MISSED_THEN_FIVEFOLD).unwrap();
+    let fixed = export(&pgn, &["--fix-results"]);
+    assert!(fixed.contains("[Result \"1/2-1/2\"]"), "{fixed}");
+    assert!(fixed.contains("[OriginalResult \"1-0\"]"), "{fixed}");
+    assert!(
+        fixed.contains("by announcing 4... Ng8; played on and drew (as corrected) }"),
+        "{fixed}"
+    );
+    assert!(!fixed.contains("lost"), "{fixed}");
+    let as_recorded = export(&pgn, &[]);
+    assert!(
+        as_recorded.contains("by announcing 4... Ng8; played on and lost }"),
+        "{as_recorded}"
+    );
+}
+
 /// Real files: every exported game read back by python-chess with the same
 /// mainline and tags, its comments at the findings' plies; pgn-extract reads
 /// the same moves from the originals and the export. The games written here

@@ -587,7 +587,7 @@ fn page_of_a_hand_built_aggregate_shows_every_kind_and_figure_as_text() {
             .unwrap_or_else(|| panic!("no row for {event}"));
         &html[at..at + html[at..].find("</tr>").unwrap()]
     };
-    assert!(row(HOSTILE).contains("<b>change</b>"));
+    assert!(row(HOSTILE).contains("<b>ranks change</b>"));
     assert!(row("Club, round robin").contains("do not change"));
     assert!(row("Rated Blitz game").contains("not kept"));
     assert!(

@@ -124,7 +124,14 @@ fn parts_of_the_bundled_data_merge_into_the_whole() {
         .sum();
     assert_eq!(cross, 4000);
     // points of a TWIC event: as many half-points recorded as played
-    let ask = &w["points"]["GM ASK 11 2022"]["players"];
+    // (an event is its tag, site and year)
+    let ask = w["points"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(k, _)| k.starts_with("GM ASK 11 2022\t"))
+        .map(|(_, v)| &v["players"])
+        .unwrap();
     let (games, recorded): (u64, u64) =
         ask.as_object().unwrap().values().fold((0, 0), |(g, r), v| {
             (g + v[0].as_u64().unwrap(), r + v[1].as_u64().unwrap())

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::format::{count_cell, derived_cell, esc, rate};
-use super::names::{kinds_in, label, ordered};
+use super::names::{event_labels, kinds_in, label, ordered};
 use crate::aggregate::{Aggregate, Bucket};
 use crate::text::thousands;
 
@@ -24,7 +24,7 @@ pub(super) fn breakdowns(s: &mut String, agg: &Aggregate) {
         ("time_control", "Time-control class", "from <code>TimeControl</code>, base + 40 × increment in seconds: ultrabullet &lt; 30, bullet &lt; 180, blitz &lt; 480, rapid &lt; 1,500, classical ≥ 1,500; <code>-</code>: correspondence"),
         ("rating", "Mean rating", "the mean of <code>WhiteElo</code> and <code>BlackElo</code>, when both are given, in bands of 200"),
         ("termination", "Termination", "the <code>Termination</code> tag"),
-        ("event", "Largest events", "the <code>Event</code> tag"),
+        ("event", "Largest events", "the <code>Event</code> tag, <code>Site</code> (a URL's host) and year (of <code>EventDate</code>, else <code>Date</code>); the year named where two events share a tag"),
     ];
     for (dim, title, text) in known {
         let Some(buckets) = agg.by.get(dim) else {
@@ -60,6 +60,11 @@ pub(super) fn dim_table(
     cap: Option<usize>,
 ) {
     let kinds = kinds_in(agg, buckets);
+    let events = if dim == "event" {
+        event_labels(agg)
+    } else {
+        BTreeMap::new()
+    };
     let mut rows = ordered(dim, buckets);
     let total: u64 = buckets.values().map(|b| b.games).sum();
     let mut left_out = None;
@@ -99,7 +104,10 @@ pub(super) fn dim_table(
         let _ = write!(
             s,
             "<tr><td class=\"name\">{}</td>{}",
-            esc(&label(name)),
+            esc(&events
+                .get(name.as_str())
+                .cloned()
+                .unwrap_or_else(|| label(name))),
             count_cell(b.games, &["by", dim, name, "games"])
         );
         for k in &kinds {

@@ -29,6 +29,18 @@ pub(super) const OUTCOMES: [(&str, &str); 4] = [
 /// the others').
 const OTHER_COLOUR: &str = "#555555";
 
+/// Each event's name for people ([`crate::aggregate::event::labels`]),
+/// over the events of `by.event` and of `points` together, so an event is
+/// called alike in both.
+pub(super) fn event_labels(agg: &Aggregate) -> BTreeMap<&str, String> {
+    let by_event = agg.by.get("event").into_iter().flat_map(|b| b.keys());
+    let keys: BTreeSet<&str> = by_event
+        .chain(agg.points.keys())
+        .map(String::as_str)
+        .collect();
+    crate::aggregate::event::labels(keys)
+}
+
 /// A bucket's name as shown: zero padding dropped (`0800-0999` →
 /// `800-999`, `0005-0009` → `5-9`, `030-039` → `30-39`).
 pub(super) fn label(name: &str) -> String {

@@ -24,7 +24,8 @@ th, td { border: 1px solid #ccc; padding: 3px 8px; vertical-align: top; }
 th { background: #f2f2f2; text-align: left; font-weight: bold; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.name { max-width: 420px; overflow-wrap: anywhere; }
-tr.changed td { background: #fff3cd; }
+td.points-moved, i.points-moved { background: #fff3cd; }
+td.rank-moved, i.rank-moved { background: #cfe2ff; font-weight: bold; }
 tfoot td { font-weight: bold; background: #fafafa; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: 13px; }
 svg { display: block; max-width: 100%; height: auto; margin: 6px 0; }
