@@ -61,7 +61,7 @@ pub struct SiteCounts {
     pub rulings_checked: u64,
     /// Of those, the rulings the game supports.
     pub rulings_supported: u64,
-    /// Games with a `site_rule` finding of each rule, in [`Rule::ALL`]
+    /// Games with a `site_rule` finding of each rule, in [`crate::site::Rule::ALL`]
     /// order.
     #[serde(with = "by_rule")]
     pub rules: [u64; 5],
