@@ -293,12 +293,15 @@ impl Tally {
         if !r.findings.is_empty() {
             self.games.flagged += 1;
         }
+        // Games, not findings, per kind: a game may break two of its site's
+        // rules.
+        let one = Counts::of_game(&r.findings);
+        self.kinds += &one.kinds;
         self.count_findings(r);
         if let Some(site) = r.site {
             self.sites[site as usize].add(r);
         }
         self.keep_examples(game);
-        let one = Counts::of_game(&r.findings);
         self.count_facets(r, &one);
         let fa = &r.facets;
         let white = Facets::get(fa.white, game.text);
@@ -321,15 +324,9 @@ impl Tally {
             .add(Facets::get(fa.termination, game.text), &one);
     }
 
-    /// The findings by kind, the missed claims by outcome and via, and the
-    /// distributions.
+    /// The missed claims by outcome and via, and the distributions.
     fn count_findings(&mut self, r: &GameReport) {
-        let mut seen = ByKind::<bool>::default();
         for f in &r.findings {
-            // Games, not findings: a game may break two of its site's rules.
-            if !std::mem::replace(&mut seen[f.kind], true) {
-                self.kinds[f.kind] += 1;
-            }
             match f.detail {
                 Detail::Missed { outcome, via } if f.kind.is_missed_claim() => {
                     self.claims[f.kind].add(outcome, via);

@@ -14,6 +14,7 @@ use super::{At, End};
 use crate::finding::{Detail, Finding, Spot};
 use crate::kind::Kind;
 use crate::laws::Day;
+use crate::parse::trim;
 use crate::split::RawGame;
 
 pub use crate::site::{Rule, Site, SiteMode, UnknownSite};
@@ -117,12 +118,9 @@ fn ruling_text<'a>(book: &Rulebook, game: &RawGame<'a>) -> Option<&'a [u8]> {
 /// ending it), without its braces.
 fn last_comment(movetext: &[u8]) -> Option<&[u8]> {
     let close = memchr::memrchr(b'}', movetext)?;
-    let after = &movetext[close + 1..];
-    let token = after
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>();
-    if token.len() > 1 || token.first().is_some_and(|t| !is_result(t)) {
+    // Nothing after it but blanks and at most the result token.
+    let after = trim(&movetext[close + 1..]);
+    if !after.is_empty() && !is_result(after) {
         return None;
     }
     let open = memchr::memrchr(b'{', &movetext[..close])?;
@@ -165,11 +163,6 @@ fn starts_with_word(text: &[u8], word: &[u8]) -> bool {
     text.get(..word.len())
         .is_some_and(|w| w.eq_ignore_ascii_case(word))
         && text.get(word.len()).is_none_or(u8::is_ascii_whitespace)
-}
-
-fn trim(text: &[u8]) -> &[u8] {
-    let start = text.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    &text[start..]
 }
 
 /// The site's rules over a game: where each of its own draws first
