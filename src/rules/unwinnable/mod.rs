@@ -33,15 +33,15 @@
 mod blocked;
 mod enumerate;
 mod forced;
+mod table;
 mod witness;
 
 pub use blocked::blocked_proof;
 pub use forced::semi_static;
 
-use std::collections::HashMap;
-
 use enumerate::Key;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
+use table::Table;
 
 pub use crate::finding::Proof;
 
@@ -104,8 +104,8 @@ impl Budget {
 /// Reusable tables for the questions (one per thread).
 #[derive(Default)]
 pub struct Analyzer {
-    tt: HashMap<u64, i32>,
-    seen: HashMap<Key, u32>,
+    tt: Table<u64, i32>,
+    seen: Table<Key, u32>,
     parents: Vec<(u32, Move)>,
     line: Vec<Move>,
 }

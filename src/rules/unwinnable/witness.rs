@@ -1,12 +1,12 @@
 //! The witness search: a helpmate search with iterative deepening where
 //! progress towards a mating picture ([`Targets`]) is free.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::collections::hash_map::Entry;
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
 
+use super::table::Table;
 use super::Analyzer;
 
 impl Analyzer {
@@ -58,7 +58,7 @@ impl Analyzer {
                 // helpmates need deep iterations that are not cut short.
                 search.local_limit = search.nodes + 10_000 * max_cost as u64;
                 search.line.clear();
-                if search.visit(pos, max_cost, false, 0) {
+                if search.visit(pos, None, max_cost, false, 0) {
                     return Some(search.line.clone());
                 }
                 if search.nodes >= search.limit {
@@ -149,13 +149,22 @@ struct Search<'a> {
     nodes: u64,
     limit: u64,
     local_limit: u64,
-    tt: &'a mut HashMap<u64, i32>,
+    tt: &'a mut Table<u64, i32>,
     line: &'a mut Vec<Move>,
 }
 
 impl Search<'_> {
     /// Depth-first helpmate search: true when `self.line` leads to mate.
-    fn visit(&mut self, pos: &Chess, budget: i32, progress: bool, ply: u32) -> bool {
+    /// `key` is `pos`'s Zobrist key when the parent could update its own
+    /// cheaply (it is computed here otherwise, and only where needed).
+    fn visit(
+        &mut self,
+        pos: &Chess,
+        key: Option<Zobrist64>,
+        budget: i32,
+        progress: bool,
+        ply: u32,
+    ) -> bool {
         self.nodes += 1;
         if self.nodes >= self.limit || self.nodes >= self.local_limit {
             return false;
@@ -169,11 +178,14 @@ impl Search<'_> {
         if budget <= 0 || ply >= 200 {
             return mate_possible && pos.is_checkmate();
         }
-        let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
-        match self.tt.get(&key.0) {
-            Some(&seen) if seen >= budget => return false,
-            _ => {
-                self.tt.insert(key.0, budget);
+        let key: Zobrist64 = key.unwrap_or_else(|| pos.zobrist_hash(EnPassantMode::Legal));
+        match self.tt.entry(key.0) {
+            Entry::Occupied(seen) if *seen.get() >= budget => return false,
+            Entry::Occupied(mut seen) => {
+                seen.insert(budget);
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(budget);
             }
         }
         let moves = pos.legal_moves();
@@ -207,14 +219,28 @@ impl Search<'_> {
                 Step::Neutral => 1,
                 Step::Regress => 3,
             };
+            let loser_to_leaf = pos.turn() != self.winner && (budget - cost <= 0 || ply + 1 >= 200);
             for (i, &m) in moves.iter().enumerate() {
                 if steps[i] != step {
                     continue;
                 }
+                if loser_to_leaf {
+                    // The child is a leaf with the winner to move: no mate
+                    // there. Counted as `visit` would count it, unplayed.
+                    self.nodes += 1;
+                    if self.nodes >= self.limit || self.nodes >= self.local_limit {
+                        return false;
+                    }
+                    continue;
+                }
                 let mut next = pos.clone();
                 next.play_unchecked(m);
+                // Equal to the child's key from scratch: shakmaty only
+                // updates where no e.p. square or castling right is involved.
+                let next_key = pos.update_zobrist_hash(key, m, EnPassantMode::Legal);
                 self.line.push(m);
-                if self.visit(&next, budget - cost, step == Step::Progress, ply + 1) {
+                let progress = step == Step::Progress;
+                if self.visit(&next, next_key, budget - cost, progress, ply + 1) {
                     return true;
                 }
                 self.line.pop();
@@ -236,7 +262,7 @@ impl Search<'_> {
         pawns
             .into_iter()
             .filter(|&sq| (shakmaty::attacks::pawn_attacks(self.winner, sq) & pawns).is_empty())
-            .min_by_key(|&sq| king.distance(sq))
+            .min_by_key(|&sq| king_distance(king, sq))
     }
 
     fn weigh(&self, pos: &Chess, m: Move, node: &Node) -> Step {
@@ -253,7 +279,7 @@ impl Search<'_> {
             // Without pieces that mate, the king frees a pawn first: it
             // walks to a loser's pawn that no pawn defends.
             if let (Role::King, Some(prey)) = (role, node.prey) {
-                if to.distance(prey) < from.distance(prey) {
+                if king_distance(to, prey) < king_distance(from, prey) {
                     return Step::Progress;
                 }
             }
@@ -301,7 +327,7 @@ fn advanced_push(pos: &Chess, m: Move) -> bool {
 /// A king or knight move that shortens its way to `goal`.
 fn closer(role: Role, from: Square, to: Square, goal: Square) -> bool {
     match role {
-        Role::King => to.distance(goal) < from.distance(goal),
+        Role::King => king_distance(to, goal) < king_distance(from, goal),
         Role::Knight => knight_distance(to, goal) < knight_distance(from, goal),
         _ => false,
     }
@@ -330,31 +356,104 @@ fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
     false
 }
 
+/// King moves between two squares on an empty board (shakmaty's
+/// `Square::distance`, which is not inlined across crates: it was a
+/// twentieth of the search).
+#[inline]
+fn king_distance(a: Square, b: Square) -> u8 {
+    let (a, b) = (u8::from(a), u8::from(b));
+    let files = (a & 7).abs_diff(b & 7);
+    let ranks = (a >> 3).abs_diff(b >> 3);
+    files.max(ranks)
+}
+
 /// Knight moves between two squares on an empty board.
+#[inline]
 fn knight_distance(a: Square, b: Square) -> u8 {
-    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = vec![u8::MAX; 64 * 64];
-        for start in Square::ALL {
-            let row = &mut table[usize::from(start) * 64..][..64];
-            row[usize::from(start)] = 0;
-            let mut frontier = vec![start];
+    KNIGHT_DISTANCE[usize::from(a) * 64 + usize::from(b)]
+}
+
+/// [`knight_distance`] for every pair of squares, by a breadth-first walk
+/// from each square, made at compile time.
+static KNIGHT_DISTANCE: [u8; 64 * 64] = knight_distances();
+
+const fn knight_distances() -> [u8; 64 * 64] {
+    const JUMPS: [(i8, i8); 8] = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    let mut table = [u8::MAX; 64 * 64];
+    let mut start = 0;
+    while start < 64 {
+        let row = start * 64;
+        table[row + start] = 0;
+        let mut d = 0;
+        let mut grew = true;
+        while grew {
+            grew = false;
+            let mut sq = 0;
+            while sq < 64 {
+                if table[row + sq] == d {
+                    let mut j = 0;
+                    while j < 8 {
+                        let file = (sq % 8) as i8 + JUMPS[j].0;
+                        let rank = (sq / 8) as i8 + JUMPS[j].1;
+                        if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                            let to = (rank * 8 + file) as usize;
+                            if table[row + to] == u8::MAX {
+                                table[row + to] = d + 1;
+                                grew = true;
+                            }
+                        }
+                        j += 1;
+                    }
+                }
+                sq += 1;
+            }
+            d += 1;
+        }
+        start += 1;
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time tables agree with shakmaty: king distance with
+    /// `Square::distance`, knight distance with a walk over
+    /// `knight_attacks`.
+    #[test]
+    fn distances_agree_with_shakmaty() {
+        for a in Square::ALL {
+            let mut frontier = vec![a];
+            let mut seen = Bitboard::from(a);
             let mut d = 0;
             while !frontier.is_empty() {
-                d += 1;
+                for &sq in &frontier {
+                    assert_eq!(knight_distance(a, sq), d, "{a} {sq}");
+                }
                 let mut next = Vec::new();
                 for sq in frontier {
-                    for to in shakmaty::attacks::knight_attacks(sq) {
-                        if row[usize::from(to)] == u8::MAX {
-                            row[usize::from(to)] = d;
-                            next.push(to);
-                        }
+                    for to in shakmaty::attacks::knight_attacks(sq) & !seen {
+                        seen.add(to);
+                        next.push(to);
                     }
                 }
                 frontier = next;
+                d += 1;
+            }
+            assert_eq!(seen, Bitboard::FULL);
+            for b in Square::ALL {
+                assert_eq!(u32::from(king_distance(a, b)), a.distance(b), "{a} {b}");
             }
         }
-        table
-    });
-    table[usize::from(a) * 64 + usize::from(b)]
+    }
 }
