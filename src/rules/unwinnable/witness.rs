@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::Entry;
 
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
 
 use super::table::Table;
@@ -235,9 +235,7 @@ impl Search<'_> {
                 }
                 let mut next = pos.clone();
                 next.play_unchecked(m);
-                // Equal to the child's key from scratch: shakmaty only
-                // updates where no e.p. square or castling right is involved.
-                let next_key = pos.update_zobrist_hash(key, m, EnPassantMode::Legal);
+                let next_key = child_key(pos, key, m);
                 self.line.push(m);
                 let progress = step == Step::Progress;
                 if self.visit(&next, next_key, budget - cost, progress, ply + 1) {
@@ -312,6 +310,44 @@ impl Search<'_> {
             }
         }
     }
+}
+
+/// The Zobrist key after `m`, updated from `key` (the key of `pos`) where
+/// that is sure to equal the key computed from scratch: shakmaty's update
+/// (no e.p. square, no king move, no castling-rights square), and a king
+/// move of a side without castling rights when there is no e.p. square
+/// and no right on `to`: only the king, a man it takes and the turn change.
+#[inline]
+fn child_key(pos: &Chess, key: Zobrist64, m: Move) -> Option<Zobrist64> {
+    if let Some(next) = pos.update_zobrist_hash(key, m, EnPassantMode::Legal) {
+        return Some(next);
+    }
+    let Move::Normal {
+        role: Role::King,
+        from,
+        capture,
+        to,
+        promotion: None,
+    } = m
+    else {
+        return None;
+    };
+    let us = pos.turn();
+    let rights = pos.castles().castling_rights();
+    if pos.ep_square(EnPassantMode::Always).is_some()
+        || rights.contains(to)
+        || (rights & Bitboard::from_rank(us.backrank())).any()
+    {
+        return None;
+    }
+    let mut next = key;
+    next ^= Zobrist64::zobrist_for_white_turn();
+    next ^= Zobrist64::zobrist_for_piece(from, Role::King.of(us));
+    next ^= Zobrist64::zobrist_for_piece(to, Role::King.of(us));
+    if let Some(taken) = capture {
+        next ^= Zobrist64::zobrist_for_piece(to, taken.of(!us));
+    }
+    Some(next)
 }
 
 /// A pawn push from the side's fifth rank or beyond.
@@ -426,6 +462,48 @@ const fn knight_distances() -> [u8; 64 * 64] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every key [`child_key`] gives equals the key computed from scratch,
+    /// over random games from positions with castling rights, e.p. squares
+    /// and kings that walk; and king moves are updated, not only recomputed.
+    #[test]
+    fn child_keys_equal_keys_from_scratch() {
+        use shakmaty::{fen::Fen, CastlingMode};
+        let fens = [
+            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "4k3/2p5/8/3P4/8/8/8/R3K3 b Q - 0 1",
+            "8/8/3k4/8/2K5/8/1P6/8 w - - 0 1",
+        ];
+        let (mut state, mut updated_kings) = (0x9e37_79b9_7f4a_7c15_u64, 0);
+        for fen in fens {
+            for _ in 0..40 {
+                let mut pos: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Standard)
+                    .unwrap();
+                for _ in 0..80 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let m = moves[(state % moves.len() as u64) as usize];
+                    let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+                    let next = child_key(&pos, key, m);
+                    let king = m.role() == Role::King && !m.is_castle();
+                    pos.play_unchecked(m);
+                    if let Some(next) = next {
+                        assert_eq!(next, pos.zobrist_hash(EnPassantMode::Legal));
+                        updated_kings += u32::from(king);
+                    }
+                }
+            }
+        }
+        assert!(updated_kings > 100, "{updated_kings}");
+    }
 
     /// The compile-time tables agree with shakmaty: king distance with
     /// `Square::distance`, knight distance with a walk over
