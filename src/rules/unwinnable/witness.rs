@@ -219,14 +219,17 @@ impl Search<'_> {
                 Step::Neutral => 1,
                 Step::Regress => 3,
             };
-            let loser_to_leaf = pos.turn() != self.winner && (budget - cost <= 0 || ply + 1 >= 200);
+            let to_leaf = budget - cost <= 0 || ply + 1 >= 200;
+            let winner_moves = pos.turn() == self.winner;
             for (i, &m) in moves.iter().enumerate() {
                 if steps[i] != step {
                     continue;
                 }
-                if loser_to_leaf {
-                    // The child is a leaf with the winner to move: no mate
-                    // there. Counted as `visit` would count it, unplayed.
+                // A leaf is only a mate when the loser is to move there and
+                // in check: a loser's move into a leaf, or a winner's move
+                // that gives no check, is counted as `visit` would count
+                // it (it would return false at once), and not played.
+                if to_leaf && (!winner_moves || gives_check(pos, m) == Some(false)) {
                     self.nodes += 1;
                     if self.nodes >= self.limit || self.nodes >= self.local_limit {
                         return false;
@@ -348,6 +351,40 @@ fn child_key(pos: &Chess, key: Zobrist64, m: Move) -> Option<Zobrist64> {
         next ^= Zobrist64::zobrist_for_piece(to, taken.of(!us));
     }
     Some(next)
+}
+
+/// Whether the normal move `m` checks the opponent's king, from the board
+/// alone: the man that moves attacks the king from `to`, or a slider of
+/// the mover's attacks it through the square left. (Before the move the
+/// opponent, not to move, is not in check, so no other man of the mover
+/// can give check.) `None` for castling, e.p. and a board without that
+/// king: the caller then plays the move.
+#[inline]
+fn gives_check(pos: &Chess, m: Move) -> Option<bool> {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(!us)?;
+    let occupied = (board.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let piece = promotion.unwrap_or(role).of(us);
+    if shakmaty::attacks::attacks(to, piece, occupied).contains(king) {
+        return Some(true);
+    }
+    let ours = board.by_color(us) & !Bitboard::from_square(from);
+    let diagonal = (board.bishops() | board.queens()) & ours;
+    let straight = (board.rooks() | board.queens()) & ours;
+    let discovered = (shakmaty::attacks::bishop_attacks(king, occupied) & diagonal)
+        | (shakmaty::attacks::rook_attacks(king, occupied) & straight);
+    Some(discovered.any())
 }
 
 /// A pawn push from the side's fifth rank or beyond.
@@ -503,6 +540,54 @@ mod tests {
             }
         }
         assert!(updated_kings > 100, "{updated_kings}");
+    }
+
+    /// [`gives_check`] answers as playing the move and asking
+    /// `is_check` does, on every legal move of random games (promotions,
+    /// captures, discovered checks, kings walking into view).
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        use shakmaty::{fen::Fen, CastlingMode};
+        let fens = [
+            "r3k2r/pppq1ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "4k3/1P4P1/8/3q4/8/4B3/3R4/1B2K2R w K - 0 1",
+            "8/8/3k4/8/2K5/8/1P6/8 w - - 0 1",
+        ];
+        let (mut state, mut checks, mut answered) = (0x2545_f491_4f6c_dd1d_u64, 0, 0);
+        for fen in fens {
+            for _ in 0..40 {
+                let mut pos: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Standard)
+                    .unwrap();
+                for _ in 0..80 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        if let Some(check) = gives_check(&pos, m) {
+                            let mut after = pos.clone();
+                            after.play_unchecked(m);
+                            assert_eq!(
+                                check,
+                                after.is_check(),
+                                "{m:?} in {}",
+                                Fen::from_position(&pos, EnPassantMode::Legal)
+                            );
+                            checks += u32::from(check);
+                            answered += 1;
+                        }
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pos.play_unchecked(moves[(state % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checks > 500 && answered > 10_000, "{checks} {answered}");
     }
 
     /// The compile-time tables agree with shakmaty: king distance with
