@@ -246,21 +246,32 @@ fn ranges(cuts: &[u64], len: u64, make: impl Fn(u64, u64) -> PartRange) -> Vec<P
         .collect()
 }
 
-/// The indices (the first 0) where pieces of `weights` start, cut into at
-/// most `want` runs of about equal weight.
+/// The indices (the first 0) where pieces of `weights` start, cut into
+/// `want` runs of about equal weight (fewer only when there are fewer
+/// pieces): each cut at the piece whose start is nearest its share.
 fn balanced(weights: &[u64], want: usize) -> Vec<usize> {
-    let total: u128 = weights.iter().map(|&w| w as u128).sum();
+    let n = weights.len();
+    let mut starts = Vec::with_capacity(n);
+    let mut total: u128 = 0;
+    for &w in weights {
+        starts.push(total);
+        total += w as u128;
+    }
     let mut cuts = vec![0usize];
-    let mut before: u128 = 0;
-    let mut next = 1usize;
-    for (i, &w) in weights.iter().enumerate() {
-        if i > 0 && next < want && before * want as u128 >= total * next as u128 {
+    for k in 1..want.min(n) {
+        let share = total * k as u128 / want as u128;
+        let nearest = match starts.binary_search(&share) {
+            Ok(i) => i,
+            Err(i) if i >= n => n - 1,
+            Err(i) if share - starts[i - 1] < starts[i] - share => i - 1,
+            Err(i) => i,
+        };
+        let prev = *cuts.last().expect("one");
+        // room for one piece in each run still to cut
+        let i = nearest.max(prev + 1).min(n - (want.min(n) - k));
+        if i > prev {
             cuts.push(i);
-            while next < want && before * want as u128 >= total * next as u128 {
-                next += 1;
-            }
         }
-        before += w as u128;
     }
     cuts
 }
