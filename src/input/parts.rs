@@ -5,7 +5,7 @@
 //! Every part reads the games that start in it, whole: a part of frames
 //! skips the tail of the game the part before it began, and reads on into
 //! the frames after its own to finish its last game. Both sides find the
-//! cut by one rule, on the same bytes (see [`FramePart`]), so the parts of
+//! cut by one rule, on the same bytes (see `FramePart`), so the parts of
 //! a file tile its uncompressed bytes exactly.
 
 use std::io::{self, Read};
