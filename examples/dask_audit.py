@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Audit many PGN files on a Dask cluster, one task per file.
+"""Audit PGN files on a Dask cluster, in size-balanced parts.
 
     python examples/dask_audit.py PATH... --out DIR [--scheduler ADDRESS]
-                                  [--workers N] [--dead MODE] [--laws LAWS]
+                                  [--workers N] [--parts N] [--dead MODE] [--laws LAWS]
 
-PATH: files (``.pgn``, ``.pgn.zst``) or directories of them. Each task runs
-``pgn_arbiter.audit`` on one file (one thread per task: Dask spreads the
-tasks over the workers) and writes that file's findings as one Parquet
-partition, ``DIR/findings/part-NNNNN.parquet``; the driver merges the
-tasks' summaries, in the order of the files, into ``DIR/summary.json``.
-Together they equal one ``pgn-arbiter audit --jsonl --summary-json`` run
-over the same files (the same findings, in another layout; the same counts,
-but for ``seconds`` and ``threads``).
+PATH: files (``.pgn``, ``.pgn.zst``, ``.parquet``) or directories of them.
+``pgn_arbiter.plan`` cuts them into about ``--parts`` parts of about equal
+size (default: 4 per worker): a big file is spread over every worker
+(plain PGN at game boundaries, pzstd files by frames, Parquet by row
+groups). Each task runs ``pgn_arbiter.audit_part`` on one part (one thread
+per task: Dask spreads the tasks over the workers); the driver merges the
+parts with ``pgn_arbiter.merge_parts`` into ``DIR/findings.parquet`` and
+``DIR/summary.json``: the findings and counts of one ``pgn-arbiter audit
+--jsonl --summary-json`` run over the same files, game numbers, offsets and
+lines counted from the start of each file (the summary but for
+``seconds`` and ``threads``).
 
 Without ``--scheduler`` a ``distributed.LocalCluster`` with ``--workers``
 workers is started on this machine; with it, the tasks go to that
@@ -29,34 +32,12 @@ import time
 from pathlib import Path
 
 
-def inputs(paths):
-    """The files to audit, in order: directories walked for *.pgn and
-    *.pgn.zst (any case), as the CLI does."""
-    out = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            found = [
-                f
-                for f in p.rglob("*")
-                if f.is_file() and f.name.lower().endswith((".pgn", ".pgn.zst"))
-            ]
-            out.extend(sorted(found))
-        else:
-            out.append(p)
-    return [str(p) for p in out]
-
-
-def audit_one(index, path, out_dir, dead, laws):
-    """One task: the findings of one file as a Parquet partition, and its
-    summary (a dict, merged by the driver)."""
-    import pyarrow.parquet as pq
-
+def audit_one(spec, dead, laws):
+    """One task: the findings and summary of one part (merged by the
+    driver)."""
     import pgn_arbiter
 
-    table, summary = pgn_arbiter.audit([path], dead=dead, laws=laws, threads=1, errors="summary")
-    part = Path(out_dir) / "findings" / f"part-{index:05d}.parquet"
-    pq.write_table(table, part, compression="zstd")
-    return summary
+    return pgn_arbiter.audit_part(spec, dead=dead, laws=laws, threads=1)
 
 
 def main(argv=None):
@@ -65,6 +46,7 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--scheduler", help="address of a running Dask scheduler")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--parts", type=int, help="about how many parts (default: 4 per worker)")
     parser.add_argument("--dead", default="quick", choices=["material", "quick", "thorough"])
     parser.add_argument("--laws", default="auto", choices=["auto", "2001", "2014", "2018"])
     args = parser.parse_args(argv)
@@ -73,14 +55,12 @@ def main(argv=None):
 
     import pgn_arbiter
 
-    files = inputs(args.paths)
-    if not files:
-        print(f"dask_audit: no .pgn or .pgn.zst file in {args.paths}", file=sys.stderr)
-        return 2
-    out = Path(args.out)
-    (out / "findings").mkdir(parents=True, exist_ok=True)
+    import pyarrow.parquet as pq
 
     started = time.perf_counter()
+    specs = pgn_arbiter.plan(args.paths, args.parts or 4 * max(args.workers, 1))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     if args.scheduler:
         client = Client(args.scheduler)
         cluster = None
@@ -88,23 +68,24 @@ def main(argv=None):
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True)
         client = Client(cluster)
     try:
-        futures = [
-            client.submit(audit_one, i, f, str(out), args.dead, args.laws, pure=False)
-            for i, f in enumerate(files)
-        ]
-        summaries = client.gather(futures)
+        started_tasks = time.perf_counter()
+        futures = [client.submit(audit_one, s, args.dead, args.laws, pure=False) for s in specs]
+        parts = client.gather(futures)
+        tasks = time.perf_counter() - started_tasks
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
-    summary = pgn_arbiter.merge_summaries(summaries)
+    findings, summary = pgn_arbiter.merge_parts(parts)
+    pq.write_table(findings, out / "findings.parquet", compression="zstd")
     summary["seconds"] = time.perf_counter() - started
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     total = summary["total"]
     print(
-        f"{total['games_read']:,} games in {len(files)} files, "
-        f"{sum(k['games'] for k in total['kinds']):,} findings by kind, "
-        f"{summary['seconds']:.1f} s: {out}/findings/, {out}/summary.json"
+        f"{total['games_read']:,} games in {len(summary['inputs'])} files, {len(specs)} parts, "
+        f"{findings.num_rows:,} findings, {summary['seconds']:.1f} s "
+        f"(the tasks {tasks:.1f} s, the cluster's start the rest): "
+        f"{out}/findings.parquet, {out}/summary.json"
     )
     return 2 if summary["input_errors"] else 0
 

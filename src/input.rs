@@ -9,6 +9,7 @@ mod frames;
 mod joined;
 #[cfg(feature = "parquet")]
 pub mod parquet;
+pub mod parts;
 pub(crate) mod reader;
 pub mod rows;
 

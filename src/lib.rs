@@ -115,6 +115,7 @@ pub mod kind;
 pub mod laws;
 pub mod movetext;
 pub mod parse;
+pub mod parts;
 pub mod pipeline;
 pub mod positions;
 pub mod record;

@@ -41,6 +41,11 @@ pub struct Audit {
 }
 
 impl Audit {
+    /// How runs are carried out (the parts of an input run with it).
+    pub(crate) fn config(&self) -> &Config {
+        &self.cfg
+    }
+
     /// Laws by each game's date, dead positions proven with the quick
     /// budget, every core, the default tags.
     pub fn new() -> Audit {
@@ -209,9 +214,17 @@ impl Audit {
 /// ([`crate::audit::Status::NotPgn`]), and that has one, holds no PGN: an
 /// input error, as a directory without PGN is. Its blocks stay counted.
 fn no_game_found(outcome: &mut InputOutcome) {
-    let st = &outcome.stats;
-    if outcome.error.is_some() || st.games == 0 || st.not_pgn != st.games {
-        return;
+    if outcome.error.is_none() {
+        outcome.error = no_game_error(&outcome.stats);
+    }
+}
+
+/// The error of an input of [`Stats`] `st` whose every block is text that
+/// is no game, if it is one (see [`no_game_found`]); the merge of the
+/// parts of an input judges the whole input by it.
+pub(crate) fn no_game_error(st: &Stats) -> Option<String> {
+    if st.games == 0 || st.not_pgn != st.games {
+        return None;
     }
     let mut error = format!(
         "no PGN game found ({} block{} of text that {} no game",
@@ -227,5 +240,5 @@ fn no_game_found(outcome: &mut InputOutcome) {
         ));
     }
     error.push(')');
-    outcome.error = Some(error);
+    Some(error)
 }

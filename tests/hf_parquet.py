@@ -5,7 +5,7 @@ UTCTime as a time) and the whole movetext in `movetext`; and, beside it,
 DST.pgn with the same games as PGN (only standard games from the start
 position: the dataset holds no others).
 
-    python3 tests/hf_parquet.py SRC.pgn DST.parquet [--no-movetext]
+    python3 tests/hf_parquet.py SRC.pgn DST.parquet [--no-movetext] [--row-group-size N]
 """
 
 import datetime
@@ -28,7 +28,7 @@ def games_of(text):
             yield block, tags, moves
 
 
-def main(src, dst, movetext=True):
+def main(src, dst, movetext=True, row_group_size=1000):
     games = list(games_of(open(src, encoding="utf-8").read()))
 
     def number(v):
@@ -58,7 +58,7 @@ def main(src, dst, movetext=True):
     columns["UTCTime"] = pa.array([clock(t.get("UTCTime")) for _, t, _ in games], pa.time64("us"))
     if movetext:
         columns["movetext"] = pa.array([m for _, _, m in games], pa.large_string())
-    pq.write_table(pa.table(columns), dst, row_group_size=1000, compression="zstd")
+    pq.write_table(pa.table(columns), dst, row_group_size=row_group_size, compression="zstd")
     # The same games as PGN: the tags the dataset has (what the Parquet
     # input does with UTCDate written out as Date), the movetext as it was.
     kept = set(TEXT) | set(NUMBERS) | {"UTCDate", "UTCTime"}
@@ -74,4 +74,6 @@ def main(src, dst, movetext=True):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], "--no-movetext" not in sys.argv[3:])
+    rest = sys.argv[3:]
+    size = int(rest[rest.index("--row-group-size") + 1]) if "--row-group-size" in rest else 1000
+    main(sys.argv[1], sys.argv[2], "--no-movetext" not in rest, size)

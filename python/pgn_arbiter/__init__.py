@@ -18,7 +18,10 @@ import pyarrow as pa
 
 from . import _pgn_arbiter
 
-__all__ = ["audit", "audit_arrow", "report", "merge_reports", "merge_summaries", "__version__"]
+__all__ = [
+    "audit", "audit_arrow", "report", "merge_reports", "merge_summaries",
+    "plan", "audit_part", "merge_parts", "__version__",
+]
 __version__ = _pgn_arbiter.__version__
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -148,3 +151,59 @@ def merge_reports(parts: Sequence[dict]) -> dict:
     """One aggregate for several (the parts of an archive), merged by the
     same rules as ``pgn-arbiter report AGG.json...``."""
     return json.loads(_pgn_arbiter.merge_reports([json.dumps(p) for p in parts]))
+
+
+def plan(paths: Union[PathLike, Sequence[PathLike]], parts: int) -> list:
+    """The parts of ``paths`` (files or directories), about ``parts`` of
+    them of about equal size on disk, as ``pgn-arbiter plan`` writes them:
+    a list of spec strings (``"3/64:bytes=S-E:big.pgn"``), in input order.
+    Plain PGN is cut at game boundaries, pzstd files (Lichess's dumps) into
+    ranges of frames, Parquet into ranges of row groups; a file that cannot
+    be cut (a single zstd frame) is one part."""
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    specs, _notes = _pgn_arbiter.plan([str(p) for p in paths], parts)
+    return specs
+
+
+def audit_part(
+    spec: str,
+    *,
+    laws: str = "auto",
+    dead: str = "quick",
+    site: str = "auto",
+    threads: Optional[int] = None,
+    tags: Optional[str] = None,
+    report: bool = False,
+) -> tuple:
+    """Audit one part of a plan (see :func:`plan`): ``(findings, summary)``
+    as :func:`audit` returns them, or ``(findings, summary, aggregate)``
+    with ``report=True``. ``game``, ``offset`` and ``line`` count from the
+    part's start; :func:`merge_parts` makes them the whole file's."""
+    batches, schema, summary, aggregate = _pgn_arbiter.audit_part(
+        spec, laws=laws, dead=dead, site=site, threads=threads, tags=tags, report=report
+    )
+    out = (_table(batches, schema), json.loads(summary))
+    return out + (json.loads(aggregate),) if report else out
+
+
+def merge_parts(parts: Sequence[tuple]) -> tuple:
+    """The outputs of every part of a plan (each what :func:`audit_part`
+    returned, in any order) as one run over the whole: ``(findings,
+    summary)``, or ``(findings, summary, aggregate)`` when every part has an
+    aggregate. Merged in Rust by the CLI's ``pgn-arbiter merge``."""
+    parts = list(parts)
+    if not parts:
+        raise ValueError("no part to merge")
+    schema = parts[0][0].schema
+    native = [
+        (
+            [b for b in p[0].to_batches() if b.num_rows],
+            json.dumps(p[1]),
+            json.dumps(p[2]) if len(p) > 2 and p[2] is not None else None,
+        )
+        for p in parts
+    ]
+    batches, summary, aggregate = _pgn_arbiter.merge_parts(native)
+    out = (_table(batches, schema), json.loads(summary))
+    return out + (json.loads(aggregate),) if aggregate is not None else out

@@ -36,3 +36,17 @@ def report(
     threads: Optional[int] = None,
 ) -> dict: ...
 def merge_reports(parts: Sequence[dict]) -> dict: ...
+def plan(
+    paths: Union[str, PathLike[str], Sequence[Union[str, PathLike[str]]]], parts: int
+) -> list: ...
+def audit_part(
+    spec: str,
+    *,
+    laws: str = "auto",
+    dead: str = "quick",
+    site: str = "auto",
+    threads: Optional[int] = None,
+    tags: Optional[str] = None,
+    report: bool = False,
+) -> tuple: ...
+def merge_parts(parts: Sequence[tuple]) -> tuple: ...

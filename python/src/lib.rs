@@ -303,6 +303,126 @@ fn merge_summaries(parts: Vec<String>) -> PyResult<String> {
     serde_json::to_string(&merged).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// A plan of `paths` as about `parts` parts (`pgn-arbiter plan`): each
+/// part's spec, and `(file, note)` for the files not cut as asked.
+#[pyfunction]
+fn plan(paths: Vec<String>, parts: usize) -> PyResult<(Vec<String>, Vec<(String, String)>)> {
+    let plan = pgn_arbiter::parts::plan(&paths, parts).map_err(|e| match e {
+        pgn_arbiter::Error::Io(e) => PyOSError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    })?;
+    Ok((plan.parts.iter().map(|p| p.spec()).collect(), plan.notes))
+}
+
+/// Audits one part of a plan (`audit --part SPEC`): the findings as
+/// [`audit`] gives them (numbered from the part's start), the summary JSON
+/// with its `part`, and the aggregate JSON when `report` is true.
+#[pyfunction]
+#[pyo3(signature = (spec, laws="auto", dead="quick", site="auto", threads=None, tags=None, report=false))]
+#[allow(clippy::too_many_arguments)]
+fn audit_part<'py>(
+    py: Python<'py>,
+    spec: &str,
+    laws: &str,
+    dead: &str,
+    site: &str,
+    threads: Option<usize>,
+    tags: Option<&str>,
+    report: bool,
+) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String, Option<String>)> {
+    let part =
+        pgn_arbiter::parts::Part::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let tags = tags.map(TagSet::parse).unwrap_or_default();
+    let run_audit = builder(laws, dead, site, threads, &tags)?.facets(report);
+    let mut arrow = ArrowSink::new(&tags);
+    let (run, info, aggregate) = py
+        .detach(|| {
+            let mut aggregator = report.then(|| Aggregator::new(None, laws, dead));
+            let mut sinks: Vec<&mut dyn Sink> = vec![&mut arrow];
+            if let Some(a) = aggregator.as_mut() {
+                sinks.push(a);
+            }
+            pgn_arbiter::parts::audit_part(&run_audit, &part, &mut sinks, &())
+                .map(|(run, info)| (run, info, aggregator.and_then(|mut a| a.result.take())))
+        })
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let mut summary = RunSummary::new(&run, laws.to_string(), &[]);
+    summary.part = Some(info);
+    let summary =
+        serde_json::to_string(&summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let aggregate = aggregate
+        .map(|a| serde_json::to_string(&a))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let schema = arrow.schema();
+    let batches = PyList::empty(py);
+    for batch in arrow.take_batches() {
+        batches.append(to_pyarrow(py, batch)?)?;
+    }
+    let empty = to_pyarrow(py, RecordBatch::new_empty(schema))?;
+    Ok((batches, empty.getattr("schema")?, summary, aggregate))
+}
+
+/// A `pyarrow.RecordBatch` moved into Rust through the C Data Interface.
+fn from_pyarrow(batch: &Bound<'_, PyAny>) -> PyResult<RecordBatch> {
+    let array = batch.call_method0("to_struct_array")?;
+    let mut ffi_array = FFI_ArrowArray::empty();
+    let mut ffi_schema = FFI_ArrowSchema::empty();
+    array.call_method1(
+        "_export_to_c",
+        (
+            addr_of_mut!(ffi_array) as usize,
+            addr_of_mut!(ffi_schema) as usize,
+        ),
+    )?;
+    // SAFETY: pyarrow has just filled both structs per the C Data Interface.
+    let data = unsafe { from_ffi(ffi_array, &ffi_schema) }
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(RecordBatch::from(StructArray::from(data)))
+}
+
+/// The parts' outputs (each: findings batches, summary JSON, aggregate
+/// JSON or `None`) merged as one run's (`pgn_arbiter::parts::merge`): the
+/// findings batches, the summary JSON, the aggregate JSON if every part
+/// had one.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn merge_parts<'py>(
+    py: Python<'py>,
+    parts: Vec<(Vec<Bound<'py, PyAny>>, String, Option<String>)>,
+) -> PyResult<(Bound<'py, PyList>, String, Option<String>)> {
+    let bad = |i: usize, e: serde_json::Error| PyValueError::new_err(format!("part {i}: {e}"));
+    let mut outputs = Vec::with_capacity(parts.len());
+    for (i, (batches, summary, aggregate)) in parts.iter().enumerate() {
+        outputs.push(pgn_arbiter::parts::PartOutput {
+            summary: serde_json::from_str(summary).map_err(|e| bad(i, e))?,
+            findings: batches
+                .iter()
+                .map(from_pyarrow)
+                .collect::<PyResult<Vec<_>>>()?,
+            aggregate: aggregate
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|e| bad(i, e))?,
+        });
+    }
+    let merged =
+        pgn_arbiter::parts::merge(outputs).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let batches = PyList::empty(py);
+    for batch in merged.findings.into_iter().flatten() {
+        batches.append(to_pyarrow(py, batch)?)?;
+    }
+    let summary =
+        serde_json::to_string(&merged.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let aggregate = merged
+        .aggregate
+        .map(|a| serde_json::to_string(&a))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((batches, summary, aggregate))
+}
+
 /// The native part of the `pgn_arbiter` package.
 #[pymodule]
 fn _pgn_arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -311,6 +431,9 @@ fn _pgn_arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(merge_reports, m)?)?;
     m.add_function(wrap_pyfunction!(merge_summaries, m)?)?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_part, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_parts, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

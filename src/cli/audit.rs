@@ -31,8 +31,18 @@ use super::{
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
     /// Files, directories (searched for *.pgn and *.pgn.zst) or - for stdin.
-    #[arg(required = true, value_name = "PATH")]
+    #[arg(
+        required_unless_present = "part",
+        conflicts_with = "part",
+        value_name = "PATH"
+    )]
     pub paths: Vec<std::ffi::OsString>,
+    /// Audit one part of a plan (`pgn-arbiter plan`), as it wrote it:
+    /// INDEX/OF:RANGE:PATH. Game numbers, offsets and lines count from the
+    /// part's start; `pgn-arbiter merge` makes them the whole file's. Writes
+    /// --jsonl, --summary-json and --report-json only.
+    #[arg(long, value_name = "SPEC")]
+    pub part: Option<String>,
     /// Write findings as JSON Lines to FILE (- for stdout).
     #[arg(long, value_name = "FILE")]
     pub jsonl: Option<String>,
@@ -160,6 +170,23 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
             "only one of --jsonl, --summary-json, --export-pgn, --junit, --sarif, --gitlab, --report-json, --html{} and --github can write to stdout",
             if cfg!(feature = "parquet") { ", --parquet" } else { "" }
         )));
+    }
+    if args.part.is_some() {
+        let others = [
+            ("--export-pgn", args.export_pgn.is_some()),
+            ("--junit", args.junit.is_some()),
+            ("--sarif", args.sarif.is_some()),
+            ("--gitlab", args.gitlab.is_some()),
+            ("--html", args.html.is_some()),
+            ("--parquet", args.parquet.is_some()),
+            ("--github", args.github),
+            ("--fail-on", args.fail_on.is_some()),
+        ];
+        if let Some((name, _)) = others.iter().find(|(_, asked)| *asked) {
+            return Err(Error::Usage(format!(
+                "--part writes --jsonl, --summary-json and --report-json, which `pgn-arbiter merge` makes one run's; {name} is written from the merged run"
+            )));
+        }
     }
     let export_kinds = match args.export_kinds.as_deref().map(parse_kinds) {
         None => None,
@@ -333,7 +360,14 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
         sinks.push(&mut warnings);
     }
     sinks.extend(outputs.sinks());
-    let run = audit.run(&args.paths, &mut sinks, &bar)?;
+    let (run, part) = match &args.part {
+        Some(spec) => {
+            let part = pgn_arbiter::parts::Part::parse(spec)?;
+            let (run, info) = pgn_arbiter::parts::audit_part(&audit, &part, &mut sinks, &bar)?;
+            (run, Some(info))
+        }
+        None => (audit.run(&args.paths, &mut sinks, &bar)?, None),
+    };
     drop(sinks);
     if let (Some(out), Some(agg)) = (
         outputs.html.take(),
@@ -348,7 +382,7 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
             warnings.warned - MAX_WARNINGS
         );
     }
-    finish(args, &plan, &run, &examples, outputs.summary.take())
+    finish(args, &plan, (&run, part), &examples, outputs.summary.take())
 }
 
 /// What the end of a run says: input errors, the gate, Ctrl-C, the
@@ -356,7 +390,7 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
 fn finish(
     args: &AuditArgs,
     plan: &Plan,
-    run: &RunOutcome,
+    (run, part): (&RunOutcome, Option<pgn_arbiter::parts::PartInfo>),
     examples: &Examples,
     summary: Option<Box<dyn Write>>,
 ) -> Result<Exit, Error> {
@@ -382,7 +416,8 @@ fn finish(
         exit = Exit::Interrupted;
     }
     if let Some(mut out) = summary {
-        let summary = RunSummary::new(run, args.laws.name().to_string(), &failures);
+        let mut summary = RunSummary::new(run, args.laws.name().to_string(), &failures);
+        summary.part = part;
         serde_json::to_writer_pretty(&mut out, &summary).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;

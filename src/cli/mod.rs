@@ -5,6 +5,7 @@
 mod audit;
 mod diff;
 mod interrupt;
+mod parts;
 mod position;
 mod progress;
 mod report;
@@ -69,6 +70,15 @@ pub enum Command {
     /// Merge statistics aggregates (audit --report-json) from runs over parts
     /// of an archive into one.
     Report(report::ReportArgs),
+    /// Plan inputs as size-balanced parts to audit apart (audit --part) and
+    /// merge (merge): byte ranges of plain PGN, pzstd frames, Parquet row
+    /// groups.
+    Plan(parts::PlanArgs),
+    /// Merge the outputs of the parts of a plan (audit --part) into those of
+    /// one run over the whole: game numbers, offsets and lines of the whole
+    /// files, every count.
+    #[command(after_help = EXIT_CODES)]
+    Merge(parts::MergeArgs),
     /// Compare the findings of two runs (JSON Lines), games matched by game_id.
     #[command(after_help = EXIT_CODES)]
     Diff(diff::DiffArgs),
@@ -112,6 +122,8 @@ pub fn main() -> i32 {
         Command::Position(args) => position::run(args).map_err(Error::from),
         Command::Diff(args) => diff::run(args),
         Command::Report(args) => report::run(args),
+        Command::Plan(args) => parts::plan(args),
+        Command::Merge(args) => parts::merge(args),
     };
     match result {
         Ok(exit) => exit.code(),

@@ -49,7 +49,7 @@ const FRAME_SEGMENTS: usize = 32;
 /// The zstd frame that the pzstd header at `pos` announces: its bytes, if
 /// the header is pzstd's, the frame lies within `data` and its blocks end
 /// where the header says (a wrong hint must not cut a frame: issue 23).
-fn frame_at(data: &[u8], pos: usize) -> Option<Range<usize>> {
+pub(super) fn frame_at(data: &[u8], pos: usize) -> Option<Range<usize>> {
     let head = data.get(pos..pos.checked_add(16)?)?;
     let word = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
     if word(0) != SKIPPABLE || word(4) != 4 || word(12) != ZSTD {

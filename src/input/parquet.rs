@@ -55,6 +55,28 @@ fn invalid(path: &Path, why: impl std::fmt::Display) -> io::Error {
 /// Opens `path` (already known to start with `PAR1`). A file without a
 /// `movetext` column of strings is an error naming what is missing.
 pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
+    open_groups(path, read, None)
+}
+
+/// The compressed size of each row group of `path` (a plan's weights).
+pub fn row_group_sizes(path: &Path) -> io::Result<Vec<u64>> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)
+        .map_err(|e| invalid(path, e))?;
+    Ok(builder
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|g| u64::try_from(g.compressed_size()).unwrap_or(0))
+        .collect())
+}
+
+/// As [`open`], the rows of row groups `groups` only (all of them for
+/// `None`): a part of the file (`crate::parts`).
+pub fn open_groups(
+    path: &Path,
+    read: Arc<AtomicU64>,
+    groups: Option<std::ops::Range<usize>>,
+) -> io::Result<Rows> {
     let file = File::open(path)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| invalid(path, e))?;
     let schema = builder.schema().clone();
@@ -91,8 +113,18 @@ pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
     let movetext = at(index);
     let tags = names.into_iter().map(|(i, name)| (at(i), name)).collect();
     let meta = builder.metadata().clone();
-    let groups = meta
-        .row_groups()
+    let all = 0..meta.num_row_groups();
+    let chosen = groups.unwrap_or(all.clone());
+    if chosen.start > chosen.end || chosen.end > all.end {
+        return Err(invalid(
+            path,
+            format!(
+                "row groups {}-{} asked, the file has {}",
+                chosen.start, chosen.end, all.end
+            ),
+        ));
+    }
+    let groups = meta.row_groups()[chosen.clone()]
         .iter()
         .map(|g| {
             let rows = usize::try_from(g.num_rows()).unwrap_or(0);
@@ -101,6 +133,7 @@ pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
         .collect();
     let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
     let batches = builder
+        .with_row_groups(chosen.collect())
         .with_projection(mask)
         .with_batch_size(8192)
         .build()

@@ -29,6 +29,7 @@ use crate::laws::Laws;
 use crate::rules::dead::DeadMode;
 use crate::rules::site::SiteMode;
 pub use crate::sink::{for_each_game, ForEachGame, GameRecord, InputOutcome, RunOutcome, Sink};
+use crate::split::EndState;
 use crate::stats::Stats;
 
 /// How a run is carried out.
@@ -170,6 +171,22 @@ impl Pipeline {
         sink: &mut dyn Sink,
         progress: &dyn Progress,
     ) -> io::Result<InputOutcome> {
+        self.run_ending(name, source, read, sink, progress)
+            .map(|(outcome, _)| outcome)
+    }
+
+    /// As [`Pipeline::run`] over `source`, and where the splitter stood at
+    /// its end: a part of an input (`crate::parts`) checks with it that the
+    /// part's last game ended where the next part begins.
+    pub(crate) fn run_ending(
+        &self,
+        name: &str,
+        source: io::Result<Source>,
+        read: Arc<AtomicU64>,
+        sink: &mut dyn Sink,
+        progress: &dyn Progress,
+    ) -> io::Result<(InputOutcome, EndState)> {
+        let mut end = EndState::default();
         let mut outcome = InputOutcome {
             name: name.to_string(),
             stats: Stats::default(),
@@ -181,7 +198,7 @@ impl Pipeline {
                 sink.begin_input(name)?;
                 outcome.error = Some(format!("cannot read: {e}"));
                 sink.end_input(&outcome)?;
-                return Ok(outcome);
+                return Ok((outcome, end));
             }
         };
         sink.begin_input(name)?;
@@ -190,29 +207,29 @@ impl Pipeline {
             Source::Empty => {}
             Source::Mapped(map) => {
                 let mut chunks = MappedChunks::new(map);
-                self.drive(&mut chunks, &mut emit, progress)?;
+                end = self.drive(&mut chunks, &mut emit, progress)?;
                 outcome.stats.bytes = chunks.len as u64;
             }
             Source::Stream(r) => {
                 let mut chunks =
                     StreamChunks::new(r, self.cfg.region_size, read, self.cfg.interrupt.clone());
-                self.drive(&mut chunks, &mut emit, progress)?;
+                end = self.drive(&mut chunks, &mut emit, progress)?;
                 outcome.stats.bytes = chunks.total;
                 outcome.error = chunks.error();
             }
         }
         sink.end_input(&outcome)?;
-        Ok(outcome)
+        Ok((outcome, end))
     }
 
     /// Cuts chunks, audits them on the pool, and emits the games in order,
-    /// repairing wrong cuts.
+    /// repairing wrong cuts; where the splitter stood at the end.
     fn drive(
         &self,
         chunks: &mut dyn Chunks,
         emit: &mut Emitter<'_>,
         progress: &dyn Progress,
-    ) -> io::Result<()> {
+    ) -> io::Result<EndState> {
         let laws = Arc::new(Settings {
             laws: self.cfg.laws,
             dead: self.cfg.dead,
@@ -223,7 +240,7 @@ impl Pipeline {
         let chunk_size = chunk_size_for(self.cfg.chunk_size, chunks.len(), self.threads());
         let limit = 4 * self.threads().max(1);
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
-        self.pool.in_place_scope(|scope| -> io::Result<()> {
+        let end = self.pool.in_place_scope(|scope| -> io::Result<EndState> {
             let mut next_seq: u64 = 0;
             let mut in_flight = 0usize;
             let mut done = InOrder::new();
@@ -300,9 +317,10 @@ impl Pipeline {
                     });
                 }
             }
-            Ok(())
+            Ok(prev.map(|p| p.end_state).unwrap_or_default())
         })?;
-        emit.flush()
+        emit.flush()?;
+        Ok(end)
     }
 }
 

@@ -30,6 +30,26 @@ pub struct RunSummary {
     pub failed_conditions: Vec<String>,
     /// Interrupted (Ctrl-C): the counts are of the games read before it.
     pub interrupted: bool,
+    /// A run over one part of an input (`audit --part`): what the merge of
+    /// the parts needs. Left out of a whole run's summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<PartInfo>,
+}
+
+/// Of a run over one part of an input (`crate::parts`): which part, and
+/// the newlines it read. With the part's games and bytes (its counts), the
+/// merge makes each finding's `game`, `offset` and `line` those of the
+/// whole input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartInfo {
+    /// The part's index in its plan (0-based), over every input planned.
+    pub index: usize,
+    /// The parts in the plan.
+    pub of: usize,
+    /// The part as `plan` wrote it (`audit --part SPEC`).
+    pub spec: String,
+    /// Newlines in the part's bytes.
+    pub newlines: u64,
 }
 
 /// One input of a run summary.
@@ -68,6 +88,7 @@ impl RunSummary {
             input_errors: run.inputs.iter().filter(|o| o.error.is_some()).count(),
             failed_conditions: failures.iter().map(|f| f.to_string()).collect(),
             interrupted: run.interrupted,
+            part: None,
         }
     }
 }
@@ -109,6 +130,7 @@ impl RunSummary {
                 .flat_map(|p| p.failed_conditions.iter().cloned())
                 .collect(),
             interrupted: parts.iter().any(|p| p.interrupted),
+            part: None,
         })
     }
 }

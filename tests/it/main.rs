@@ -21,6 +21,7 @@ mod outputs;
 mod parquet;
 #[cfg(feature = "parquet")]
 mod parquet_input;
+mod parts;
 mod points;
 mod python_package;
 mod report;

@@ -1,0 +1,178 @@
+//! `pgn-arbiter plan` and `pgn-arbiter merge`: one input over many
+//! machines (see the library's `parts`).
+
+use std::io::Write;
+
+use pgn_arbiter::aggregate::Aggregate;
+use pgn_arbiter::gate;
+use pgn_arbiter::parts::{self, PartOutput};
+use pgn_arbiter::report::summary::RunSummary;
+use pgn_arbiter::Error;
+
+use super::{json_error, open_output, Exit};
+
+/// `plan`: the parts of inputs.
+#[derive(clap::Args, Debug)]
+pub struct PlanArgs {
+    /// Files or directories (searched as `audit` searches them).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<std::ffi::OsString>,
+    /// About how many parts, of about equal size on disk: each file gets
+    /// parts in proportion to its size, at least one, at most as many as it
+    /// can be cut into (frames of pzstd, row groups of Parquet).
+    #[arg(long, value_name = "N")]
+    pub parts: usize,
+    /// One JSON object (`parts`: each part's `spec`, `file`, `range`,
+    /// `start`, `end`; `notes`: the files read as one part, and why) instead
+    /// of one SPEC a line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `merge`: the outputs of every part of a plan, as one run's.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The parts' summaries (audit --part SPEC --summary-json), any order.
+    #[arg(required = true, value_name = "SUMMARY.json")]
+    pub summaries: Vec<String>,
+    /// The parts' findings (audit --part --jsonl), in the summaries' order.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub findings: Vec<String>,
+    /// The parts' aggregates (audit --part --report-json), in the
+    /// summaries' order.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub reports: Vec<String>,
+    /// Write the merged findings as JSON Lines to FILE (- for stdout).
+    #[arg(long, value_name = "FILE", requires = "findings")]
+    pub jsonl: Option<String>,
+    /// Write the merged summary to FILE (- for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<String>,
+    /// Write the merged aggregate to FILE (- for stdout).
+    #[arg(long, value_name = "FILE", requires = "reports")]
+    pub report_json: Option<String>,
+    /// Exit with 1 when a condition holds on the merged counts (as audit
+    /// --fail-on).
+    #[arg(long, value_name = "LIST")]
+    pub fail_on: Option<String>,
+}
+
+/// Runs `plan`.
+pub fn plan(args: &PlanArgs) -> Result<Exit, Error> {
+    let plan = parts::plan(&args.paths, args.parts)?;
+    let mut out = open_output("-")?;
+    if args.json {
+        let parts: Vec<serde_json::Value> = plan
+            .parts
+            .iter()
+            .map(|p| {
+                let (range, start, end) = match p.range {
+                    parts::PartRange::Whole => ("whole", None, None),
+                    parts::PartRange::Bytes { start, end } => ("bytes", Some(start), Some(end)),
+                    parts::PartRange::Frames { start, end } => ("frames", Some(start), Some(end)),
+                    parts::PartRange::RowGroups { start, end } => {
+                        ("groups", Some(start), Some(end))
+                    }
+                };
+                serde_json::json!({
+                    "index": p.index, "of": p.of, "file": p.file, "range": range,
+                    "start": start, "end": end, "spec": p.spec(),
+                })
+            })
+            .collect();
+        let notes: Vec<serde_json::Value> = plan
+            .notes
+            .iter()
+            .map(|(file, note)| serde_json::json!({"file": file, "note": note}))
+            .collect();
+        serde_json::to_writer(
+            &mut out,
+            &serde_json::json!({"parts": parts, "notes": notes}),
+        )
+        .map_err(json_error)?;
+        out.write_all(b"\n")?;
+    } else {
+        for p in &plan.parts {
+            writeln!(out, "{}", p.spec())?;
+        }
+        for (file, note) in &plan.notes {
+            eprintln!("pgn-arbiter: {file}: {note}");
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Ok)
+}
+
+fn read(path: &str) -> Result<Vec<u8>, Error> {
+    std::fs::read(path)
+        .map_err(|e| Error::Io(std::io::Error::new(e.kind(), format!("{path}: {e}"))))
+}
+
+/// Runs `merge`.
+pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
+    let n = args.summaries.len();
+    for (flag, given) in [("--findings", &args.findings), ("--reports", &args.reports)] {
+        if !given.is_empty() && given.len() != n {
+            return Err(Error::Usage(format!(
+                "{flag}: {} files for {n} summaries (one per part, in the summaries' order)",
+                given.len()
+            )));
+        }
+    }
+    let conditions = match args.fail_on.as_deref().map(gate::parse) {
+        None => Vec::new(),
+        Some(Ok(c)) => c,
+        Some(Err(e)) => return Err(Error::Usage(e)),
+    };
+    // the outputs first: one that cannot be written fails before any work
+    let jsonl = args.jsonl.as_deref().map(open_output).transpose()?;
+    let summary = args.summary_json.as_deref().map(open_output).transpose()?;
+    let report = args.report_json.as_deref().map(open_output).transpose()?;
+    let mut outputs = Vec::with_capacity(n);
+    for (i, path) in args.summaries.iter().enumerate() {
+        let summary: RunSummary = serde_json::from_slice(&read(path)?)
+            .map_err(|e| Error::Data(format!("{path}: not a summary: {e}")))?;
+        let findings = match args.findings.get(i) {
+            Some(f) => read(f)?,
+            None => Vec::new(),
+        };
+        let aggregate = match args.reports.get(i) {
+            Some(r) => Some(
+                serde_json::from_slice::<Aggregate>(&read(r)?)
+                    .map_err(|e| Error::Data(format!("{r}: not an aggregate: {e}")))?,
+            ),
+            None => None,
+        };
+        outputs.push(PartOutput {
+            summary,
+            findings,
+            aggregate,
+        });
+    }
+    let mut merged = parts::merge(outputs)?;
+    let failures = gate::check(&conditions, &merged.summary.total);
+    merged.summary.failed_conditions = failures.iter().map(|f| f.to_string()).collect();
+    if let Some(mut out) = jsonl {
+        for f in &merged.findings {
+            out.write_all(f)?;
+        }
+        out.flush()?;
+    }
+    if let Some(mut out) = summary {
+        serde_json::to_writer_pretty(&mut out, &merged.summary).map_err(json_error)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+    }
+    if let (Some(mut out), Some(agg)) = (report, &merged.aggregate) {
+        serde_json::to_writer(&mut out, agg).map_err(json_error)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+    }
+    Ok(if merged.summary.input_errors > 0 {
+        Exit::InputOrUsage
+    } else if failures.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::GateFailed
+    })
+}

@@ -1,0 +1,331 @@
+//! The merge of parts: their findings with `game`, `offset` and `line`
+//! made those of the whole input, their summaries as one run's, their
+//! aggregates merged by [`Aggregate::merge`] once their examples and
+//! corrections are numbered as in the whole input.
+
+use crate::aggregate::{Aggregate, AGGREGATE_VERSION};
+use crate::report::summary::{InputSummary, RunSummary};
+use crate::stats::Stats;
+use crate::Error;
+
+/// What the parts of a file before a part held: added to the part's own
+/// `game`, `offset` and `line`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shift {
+    /// Games.
+    pub games: u64,
+    /// Uncompressed bytes.
+    pub bytes: u64,
+    /// Newlines.
+    pub lines: u64,
+}
+
+/// Findings as a part wrote them, renumbered by a [`Shift`]: JSON Lines
+/// (`Vec<u8>`, as `audit --jsonl` writes them) or, with the `arrow`
+/// feature, record batches (`Vec<RecordBatch>`, as `report::arrow` makes
+/// them).
+pub trait Findings: Sized {
+    /// The findings with `game`, `offset` and `line` moved on by `by`.
+    fn shift(self, by: &Shift) -> Result<Self, Error>;
+}
+
+/// One part's output: its summary (with its [`PartInfo`]), findings and,
+/// if written, aggregate.
+///
+/// [`PartInfo`]: crate::report::summary::PartInfo
+#[derive(Debug, Clone)]
+pub struct PartOutput<F> {
+    /// `audit --part ... --summary-json`.
+    pub summary: RunSummary,
+    /// Its findings.
+    pub findings: F,
+    /// `audit --part ... --report-json`.
+    pub aggregate: Option<Aggregate>,
+}
+
+/// The parts merged: what one run over the whole writes (but for the
+/// summary's `seconds`, added, and `threads`, the largest, and the
+/// aggregate's `run`, one entry per part).
+#[derive(Debug, Clone)]
+pub struct Merged<F> {
+    /// The summary; `failed_conditions` is empty (a gate is checked on the
+    /// merged counts: [`crate::gate::check`]).
+    pub summary: RunSummary,
+    /// The findings of each part, renumbered, in input order.
+    pub findings: Vec<F>,
+    /// The aggregate, if every part had one.
+    pub aggregate: Option<Aggregate>,
+}
+
+/// Merges the outputs of every part of a plan (in any order): the result
+/// equals one run over the inputs planned. Refused: a part that is not a
+/// part's (no `part` in its summary), parts of different plans or laws, a
+/// part missing or given twice.
+pub fn merge<F: Findings>(mut parts: Vec<PartOutput<F>>) -> Result<Merged<F>, Error> {
+    let mut infos = Vec::with_capacity(parts.len());
+    for (i, p) in parts.iter().enumerate() {
+        let info = p.summary.part.clone().ok_or_else(|| {
+            Error::Data(format!(
+                "summary {i} is not of a part (no \"part\": written by `audit --part`?)"
+            ))
+        })?;
+        if p.summary.inputs.len() != 1 {
+            return Err(Error::Data(format!(
+                "part {}: {} inputs in its summary, a part has one",
+                info.spec,
+                p.summary.inputs.len()
+            )));
+        }
+        infos.push(info);
+    }
+    let Some(first) = infos.first().cloned() else {
+        return Err(Error::Usage("no part to merge".into()));
+    };
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| infos[i].index);
+    for (want, &i) in order.iter().enumerate() {
+        let info = &infos[i];
+        if info.of != first.of || info.index != want || parts.len() != first.of {
+            return Err(Error::Data(missing(&infos, first.of)));
+        }
+    }
+    let laws = &parts[0].summary.laws;
+    if let Some(p) = parts.iter().find(|p| &p.summary.laws != laws) {
+        return Err(Error::Data(format!(
+            "parts judged by different laws: {laws:?} and {:?}",
+            p.summary.laws
+        )));
+    }
+    let template = parts[0].summary.clone();
+    let mut slots: Vec<Option<PartOutput<F>>> = parts.drain(..).map(Some).collect();
+    let mut inputs: Vec<InputSummary> = Vec::new();
+    let mut findings = Vec::with_capacity(order.len());
+    let mut aggregates = Vec::new();
+    let mut shift = Shift::default();
+    let (mut threads, mut seconds, mut interrupted) = (0, 0.0, false);
+    for &i in &order {
+        let part = slots[i].take().expect("each part once");
+        let input = &part.summary.inputs[0];
+        match inputs.last_mut() {
+            Some(last) if last.file == input.file => {}
+            _ => {
+                shift = Shift::default();
+                inputs.push(InputSummary {
+                    file: input.file.clone(),
+                    error: None,
+                    stats: Stats::default(),
+                });
+            }
+        }
+        let whole = inputs.last_mut().expect("just pushed");
+        whole.stats.merge(&input.stats);
+        if whole.error.is_none() {
+            whole.error.clone_from(&input.error);
+        }
+        findings.push(part.findings.shift(&shift)?);
+        if let Some(mut a) = part.aggregate {
+            renumber(&mut a, &input.file, &shift);
+            aggregates.push(a);
+        }
+        threads = threads.max(part.summary.threads);
+        seconds += part.summary.seconds;
+        interrupted |= part.summary.interrupted;
+        shift.games += input.stats.games;
+        shift.bytes += input.stats.bytes;
+        shift.lines += infos[i].newlines;
+    }
+    let mut total = Stats::default();
+    for input in &mut inputs {
+        if input.error.is_none() {
+            input.error = crate::run::no_game_error(&input.stats);
+        }
+        total.merge(&input.stats);
+    }
+    let aggregate = (aggregates.len() == order.len()).then(|| {
+        let mut all = Aggregate {
+            schema_version: AGGREGATE_VERSION,
+            ..Aggregate::default()
+        };
+        for a in &aggregates {
+            all.merge(a);
+        }
+        all
+    });
+    Ok(Merged {
+        summary: RunSummary {
+            threads,
+            seconds,
+            input_errors: inputs.iter().filter(|i| i.error.is_some()).count(),
+            inputs,
+            total,
+            failed_conditions: Vec::new(),
+            interrupted,
+            part: None,
+            ..template
+        },
+        findings,
+        aggregate,
+    })
+}
+
+/// What is wrong with the parts' indices.
+fn missing(infos: &[crate::report::summary::PartInfo], of: usize) -> String {
+    if let Some(other) = infos.iter().find(|i| i.of != of) {
+        return format!(
+            "parts of different plans: {} and {} (a plan of {of} parts and one of {})",
+            infos[0].spec, other.spec, other.of
+        );
+    }
+    let mut seen = vec![0usize; of];
+    for i in infos {
+        seen[i.index] += 1;
+    }
+    if let Some(twice) = seen.iter().position(|&n| n > 1) {
+        return format!("part {twice} of {of} given twice");
+    }
+    let absent: Vec<String> = (0..of)
+        .filter(|&i| seen[i] == 0)
+        .take(10)
+        .map(|i| i.to_string())
+        .collect();
+    format!(
+        "parts missing of a plan of {of}: {}{}",
+        absent.join(", "),
+        if seen.iter().filter(|&&n| n == 0).count() > 10 {
+            ", ..."
+        } else {
+            ""
+        }
+    )
+}
+
+/// Numbers a part's examples and corrections as in its whole file.
+fn renumber(a: &mut Aggregate, file: &str, by: &Shift) {
+    for row in a.examples.values_mut().flatten() {
+        if row.file == file {
+            row.game += by.games;
+            row.line += by.lines;
+        }
+    }
+    for points in a.points.values_mut() {
+        for c in points.corrections.iter_mut().filter(|c| c.file == file) {
+            c.game += by.games;
+        }
+    }
+}
+
+impl Findings for Vec<u8> {
+    fn shift(self, by: &Shift) -> Result<Vec<u8>, Error> {
+        if *by == Shift::default() {
+            return Ok(self);
+        }
+        let mut out = Vec::with_capacity(self.len() + self.len() / 50);
+        for (n, line) in self.split_inclusive(|&b| b == b'\n').enumerate() {
+            shift_line(line, by, &mut out).ok_or_else(|| {
+                Error::Data(format!(
+                    "findings line {}: not a line of `audit --jsonl` (it starts {{\"file\":...,\"game\":N,\"game_id\":...,\"offset\":N,\"line\":N)",
+                    n + 1
+                ))
+            })?;
+        }
+        Ok(out)
+    }
+}
+
+/// Copies one JSON line with its `game`, `offset` and `line` moved on:
+/// the fields as [`crate::report::jsonl::write_line`] writes them, first
+/// and in that order, so the rest of the line is copied byte for byte.
+fn shift_line(line: &[u8], by: &Shift, out: &mut Vec<u8>) -> Option<()> {
+    let rest = line.strip_prefix(b"{\"file\":\"")?;
+    let mut i = 0;
+    while rest.get(i)? != &b'"' {
+        i += if rest[i] == b'\\' { 2 } else { 1 };
+    }
+    out.extend_from_slice(&line[..9 + i + 1]);
+    let rest = &rest[i + 1..];
+    let (game, rest) = number(rest, b",\"game\":")?;
+    out.extend_from_slice(format!(",\"game\":{}", game.checked_add(by.games)?).as_bytes());
+    let id_end = memchr::memmem::find(rest, b",\"offset\":")?;
+    out.extend_from_slice(&rest[..id_end]);
+    let (offset, rest) = number(&rest[id_end..], b",\"offset\":")?;
+    let (at, rest) = number(rest, b",\"line\":")?;
+    out.extend_from_slice(
+        format!(
+            ",\"offset\":{},\"line\":{}",
+            offset.checked_add(by.bytes)?,
+            at.checked_add(by.lines)?
+        )
+        .as_bytes(),
+    );
+    out.extend_from_slice(rest);
+    Some(())
+}
+
+/// The number after `key` at the start of `s`, and what follows it.
+fn number<'a>(s: &'a [u8], key: &[u8]) -> Option<(u64, &'a [u8])> {
+    let s = s.strip_prefix(key)?;
+    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    let n = std::str::from_utf8(&s[..digits]).ok()?.parse().ok()?;
+    Some((n, &s[digits..]))
+}
+
+#[cfg(feature = "arrow")]
+impl Findings for Vec<arrow_array::RecordBatch> {
+    fn shift(self, by: &Shift) -> Result<Self, Error> {
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::UInt64Type;
+        use arrow_array::{ArrayRef, UInt64Array};
+        use std::sync::Arc;
+        if *by == Shift::default() {
+            return Ok(self);
+        }
+        let mut out = Vec::with_capacity(self.len());
+        for batch in self {
+            let schema = batch.schema();
+            let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
+            for (name, add) in [("game", by.games), ("offset", by.bytes), ("line", by.lines)] {
+                let i = schema
+                    .index_of(name)
+                    .map_err(|e| Error::Data(e.to_string()))?;
+                let col = columns[i].as_primitive_opt::<UInt64Type>().ok_or_else(|| {
+                    Error::Data(format!(
+                        "findings column {name} is not of unsigned integers"
+                    ))
+                })?;
+                let moved: UInt64Array = col.unary(|v| v + add);
+                columns[i] = Arc::new(moved);
+            }
+            out.push(
+                arrow_array::RecordBatch::try_new(schema, columns)
+                    .map_err(|e| Error::Data(e.to_string()))?,
+            );
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_renumbered_and_the_rest_kept_byte_for_byte() {
+        let line = b"{\"file\":\"a \\\"q\\\".pgn\",\"game\":3,\"game_id\":\"00ff\",\"offset\":120,\"line\":7,\"kind\":\"x\",\"game\":9}\n";
+        let by = Shift {
+            games: 10,
+            bytes: 1000,
+            lines: 50,
+        };
+        let out = line.to_vec().shift(&by).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"file\":\"a \\\"q\\\".pgn\",\"game\":13,\"game_id\":\"00ff\",\"offset\":1120,\"line\":57,\"kind\":\"x\",\"game\":9}\n"
+        );
+        let null_id =
+            b"{\"file\":\"a\",\"game\":0,\"game_id\":null,\"offset\":0,\"line\":1}\n".to_vec();
+        assert!(String::from_utf8(null_id.shift(&by).unwrap())
+            .unwrap()
+            .contains("\"game\":10,\"game_id\":null,\"offset\":1000,\"line\":51"));
+        assert!(b"{\"file\":1}\n".to_vec().shift(&by).is_err());
+    }
+}
