@@ -109,10 +109,22 @@ pub fn describe_fixed(f: &Finding, result: &str, ended_at: Option<u32>) -> Strin
     describe_with(f, Some((result, ended_at)))
 }
 
+/// Why a game is invalid, in the words of the README and the Laws (Art. 3,
+/// 4: an illegal move). The JSON Lines' `reason` keeps shakmaty's words
+/// (`illegal san`, `ambiguous san`), which the oracle's findings hold too
+/// and the differential test compares.
+fn human_reason(reason: &str) -> String {
+    match reason {
+        "illegal san" => "illegal move".to_string(),
+        "ambiguous san" => "ambiguous move".to_string(),
+        other => other.to_string(),
+    }
+}
+
 fn describe_with(f: &Finding, fixed: Option<(&str, Option<u32>)>) -> String {
     let side = if f.side.is_white() { "White" } else { "Black" };
     match (&f.detail, f.kind) {
-        (Detail::Invalid { reason, .. }, _) => reason.clone(),
+        (Detail::Invalid { reason, .. }, _) => human_reason(reason),
         (Detail::Missed { outcome, via }, kind) => {
             let what = kind.info().plain;
             let how = match (via, &f.at.san) {

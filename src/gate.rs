@@ -86,8 +86,8 @@ impl fmt::Display for Condition {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.condition.kind {
-            None => "games with findings".to_string(),
-            Some(k) => format!("games with {}", k.name()),
+            None => "with findings".to_string(),
+            Some(k) => format!("with {}", k.name()),
         };
         let against = match self.condition.kind {
             Some(Kind::InvalidGame) => "read",
@@ -97,7 +97,7 @@ impl fmt::Display for Failure {
             f,
             "{}: {} {what} of {} {against}",
             self.condition,
-            thousands(self.games),
+            crate::text::count(self.games, "game", "games"),
             thousands(self.of)
         )?;
         if self.of > 0 {

@@ -70,8 +70,9 @@ pub fn expand<P: AsRef<std::ffi::OsStr>>(args: &[P]) -> (Vec<NamedInput>, Vec<(S
                     errors.push((
                         arg.clone(),
                         format!(
-                            "no {} file in this directory ({ignored} other files ignored)",
-                            WANTED_NAMES
+                            "no {} file in this directory ({} ignored)",
+                            WANTED_NAMES,
+                            crate::text::count(ignored as u64, "other file", "other files")
                         ),
                     ));
                 }

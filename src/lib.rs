@@ -28,7 +28,10 @@
 //! The command line (clap, the progress bar, Ctrl-C, exit codes) is the
 //! binary's (`src/cli/`, the `cli` feature); the library knows none of it.
 //!
-//! The contract is SPEC.md: what each check decides and how it is reported.
+//! The rules it applies, in plain words with their articles, are in the
+//! repository's `docs/RULES.md`; the developers' contract (`SPEC.md`, in
+//! `../shared` beside the repository, not in a public clone) pins each
+//! decision down.
 //!
 //! # Auditing a file
 //!

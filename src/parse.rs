@@ -1,10 +1,14 @@
-//! Reading a game's movetext with pgn-reader, and the tags the rules need.
+//! Reading a game's movetext, and the tags the rules need.
 //!
 //! SPEC: "A movetext token is read as a move exactly when pgn-reader 0.29's
-//! SAN reading takes it". So the movetext of each game (as cut by
-//! [`crate::split`]) is handed to pgn-reader itself; its visitor only
-//! collects the mainline moves and result tokens. Variations, comments and
-//! NAGs are skipped by pgn-reader's defaults.
+//! SAN reading takes it". The movetext of each game (as cut by
+//! [`crate::split`]) is read by the scanner of [`crate::movetext`], a
+//! transcription of pgn-reader's reading over the slice; only a movetext
+//! that opens with a tag section (which pgn-reader reads as tags) is handed
+//! to pgn-reader itself, whose visitor here collects the mainline moves and
+//! result tokens, variations, comments and NAGs skipped by its defaults.
+//! pgn-reader stays the definition: `tests/it/movetext.rs` and the
+//! `movetext` fuzz target compare the two.
 
 use std::cell::Cell;
 use std::io::{self, Read};

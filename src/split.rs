@@ -252,8 +252,13 @@ impl<'a> Iterator for Splitter<'a> {
                     if line[leading_blank(line)..].first() == Some(&b'[') {
                         self.start_tag_game(start, end);
                     } else {
+                        // a game of movetext alone starts at its first
+                        // non-blank byte, its movetext too (found by the
+                        // split fuzz target: the movetext began before the
+                        // game's text)
+                        let start = start + leading_blank(line);
                         self.cur = Some(Builder {
-                            offset: start + leading_blank(line),
+                            offset: start,
                             tags: Vec::new(),
                             movetext_start: None,
                             movetext_end: end,

@@ -30,6 +30,11 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count of things as people read it: `1 game`, `2,000 games`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// `part` of `whole` as a percentage with two decimals; `-` of nothing.
 pub fn share(part: u64, whole: u64) -> String {
     if whole == 0 {

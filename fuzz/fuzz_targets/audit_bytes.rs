@@ -2,32 +2,66 @@
 //! every game accounted for, every JSON line whole and JSON, and the same
 //! output whatever the chunking (tiny chunks and regions on two threads
 //! against one pass).
+//!
+//! The two pipelines (and their thread pools) are built once for the
+//! process: a pool per input cost more than most inputs' audit.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use pgn_arbiter::report::jsonl::JsonlSink;
-use pgn_arbiter::{Audit, DeadMode};
+use std::io::Cursor;
+use std::sync::OnceLock;
 
-fn run(data: &[u8], chunk: usize, region: usize, threads: usize) -> (Vec<u8>, u64) {
+use libfuzzer_sys::fuzz_target;
+use pgn_arbiter::pipeline::{Config, Pipeline};
+use pgn_arbiter::report::jsonl::JsonlSink;
+use pgn_arbiter::DeadMode;
+
+/// One pass on one thread, and tiny chunks and regions on two.
+fn pipelines() -> &'static (Pipeline, Pipeline) {
+    static PIPELINES: OnceLock<(Pipeline, Pipeline)> = OnceLock::new();
+    PIPELINES.get_or_init(|| {
+        let build = |chunk, region, threads| {
+            Pipeline::new(Config {
+                dead: DeadMode::Material,
+                threads,
+                chunk_size: chunk,
+                region_size: region,
+                ..Config::default()
+            })
+            .expect("a thread pool")
+        };
+        (build(1 << 30, 1 << 30, 1), build(7, 64, 2))
+    })
+}
+
+fn run(pipeline: &Pipeline, data: &[u8]) -> (Vec<u8>, u64) {
     let mut out = JsonlSink::new(Vec::new());
-    let run = Audit::new()
-        .dead(DeadMode::Material)
-        .threads(threads)
-        .sizes(chunk, region)
-        .run_bytes("fuzz.pgn", data, &mut out)
+    let outcome = pipeline
+        .run_reader(
+            "fuzz.pgn",
+            Box::new(Cursor::new(data.to_vec())),
+            &mut out,
+            &(),
+        )
         .expect("a sink writing to memory does not fail");
-    assert!(run.total.balanced(), "read = analysed + invalid + skipped");
-    (out.into_inner(), run.total.games)
+    assert!(
+        outcome.stats.balanced(),
+        "read = analysed + invalid + skipped"
+    );
+    (out.into_inner(), outcome.stats.games)
 }
 
 fuzz_target!(|data: &[u8]| {
-    let (one, games) = run(data, 1 << 30, 1 << 30, 1);
+    let (whole, tiny) = pipelines();
+    let (one, games) = run(whole, data);
     let text = std::str::from_utf8(&one).expect("JSON Lines are UTF-8");
-    assert!(text.is_empty() || text.ends_with('\n'), "the last line is whole");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "the last line is whole"
+    );
     for line in text.lines() {
         let _: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
     }
-    let (tiny, games2) = run(data, 7, 64, 2);
+    let (chunked, games2) = run(tiny, data);
     assert_eq!(games, games2, "games read at any chunking");
-    assert_eq!(one, tiny, "the same findings at any chunking");
+    assert_eq!(one, chunked, "the same findings at any chunking");
 });

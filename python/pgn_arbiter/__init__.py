@@ -7,6 +7,10 @@ finding), the run's counts as the ``dict`` its ``--summary-json`` writes.
 >>> import pgn_arbiter
 >>> findings, summary = pgn_arbiter.audit(["games.pgn.zst"])   # doctest: +SKIP
 >>> findings.group_by("kind").aggregate([("game", "count")])   # doctest: +SKIP
+
+``findings.to_pandas()`` is pyarrow's and needs pandas, which this package
+does not require: ``pip install "./python[pandas]"`` (or ``pip install
+pandas``).
 """
 
 from __future__ import annotations
@@ -56,7 +60,9 @@ def audit(
 
     Returns ``(findings, summary)``: one row per finding, with the columns of
     the CLI's ``--jsonl`` lines, in input order; and the ``--summary-json``
-    object. The GIL is released while the audit runs.
+    object. The GIL is released while the audit runs. ``findings`` is a
+    ``pyarrow.Table``; its ``to_pandas()`` needs pandas (``pip install
+    "./python[pandas]"``).
     """
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
         paths = [paths]
@@ -83,11 +89,14 @@ def audit_arrow(
     """Audit games held in Arrow arrays, one game per row.
 
     ``movetext``: the moves of each game (a string array, as the
-    ``movetext`` column of the Lichess dataset on Hugging Face); ``tags``:
+    ``movetext`` column of the Lichess dataset on Hugging Face; any other
+    type is a ``ValueError`` naming the column); ``tags``:
     tag name to array (``Event``, ``White``, ``Result``, ``UTCDate``,
     ``Termination``, ...), each as long as ``movetext``: strings, integers,
     floats, dates and times are written as the CLI's Parquet input writes
-    them (``2013.01.01``, ``1500``). ``UTCDate`` stands
+    them (``2013.01.01``, ``1500``); an array of nulls only (pyarrow's
+    ``null`` type) is a missing tag, as in the CLI's Parquet input; another
+    type is a ``ValueError`` naming the tag. ``UTCDate`` stands
     for ``Date`` when there is no ``Date``, so the laws edition follows the
     day the game was played. Each finding's ``game`` is its row's index and
     its ``file`` is ``name``. Returns ``(findings, summary)`` as

@@ -9,6 +9,7 @@ use std::ptr::addr_of_mut;
 
 use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{Array, RecordBatch, StructArray};
+use arrow_schema::DataType;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -80,10 +81,14 @@ fn to_pyarrow<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, P
         .call_method1("from_struct_array", (struct_array,))
 }
 
-/// A `pyarrow.Array` as tag text, read as the Parquet input reads a
-/// column (`pgn_arbiter::input::columns`: strings, integers, floats, dates,
-/// times); `None` for nulls.
-fn tag_texts_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<String>>> {
+/// The column `column` of `audit_arrow` as text per row (`None` for
+/// nulls), read as the Parquet input reads a column
+/// (`pgn_arbiter::input::columns`): `movetext` must hold strings; a tag
+/// column strings, integers, floats, dates or times, and a tag column of
+/// Arrow's Null type (every value null, as pyarrow types a column it has
+/// seen no value of) is a missing tag: `Ok(None)`. An error names the
+/// column (issue 23: "a column of Null" said not which).
+fn column_texts(array: &Bound<'_, PyAny>, column: &str) -> PyResult<Option<Vec<Option<String>>>> {
     let mut ffi_array = FFI_ArrowArray::empty();
     let mut ffi_schema = FFI_ArrowSchema::empty();
     array.call_method1(
@@ -97,13 +102,21 @@ fn tag_texts_from_pyarrow(array: &Bound<'_, PyAny>) -> PyResult<Vec<Option<Strin
     let data = unsafe { from_ffi(ffi_array, &ffi_schema) }
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let array = arrow_array::make_array(data);
-    if !is_tag_type(array.data_type()) {
+    let t = array.data_type();
+    if column == "movetext" {
+        if !matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) {
+            return Err(PyValueError::new_err(format!(
+                "column movetext holds {t}: expected strings (the moves of each game)"
+            )));
+        }
+    } else if *t == DataType::Null {
+        return Ok(None);
+    } else if !is_tag_type(t) {
         return Err(PyValueError::new_err(format!(
-            "a column of {}: expected strings, integers, floats, dates or times",
-            array.data_type()
+            "column {column} holds {t}: expected strings, integers, floats, dates or times"
         )));
     }
-    Ok((0..array.len()).map(|row| cell(&array, row)).collect())
+    Ok(Some((0..array.len()).map(|row| cell(&array, row)).collect()))
 }
 
 /// Collects the findings and names the first input that could not be read.
@@ -184,10 +197,12 @@ fn audit_arrow<'py>(
     threads: Option<usize>,
     tags: Option<&str>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String)> {
-    let moves = tag_texts_from_pyarrow(&movetext)?;
+    let moves = column_texts(&movetext, "movetext")?.unwrap_or_default();
     let mut columns = Vec::with_capacity(tag_arrays.len());
     for (tag, array) in tag_names.iter().zip(&tag_arrays) {
-        let values = tag_texts_from_pyarrow(array)?;
+        let Some(values) = column_texts(array, tag)? else {
+            continue;
+        };
         if values.len() != moves.len() {
             return Err(PyValueError::new_err(format!(
                 "tag {tag}: {} rows, movetext has {}",

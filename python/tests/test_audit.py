@@ -233,3 +233,42 @@ def test_site_rules_cross_as_rule_site_and_rule(tmp_path):
     assert "site_rule" not in table.column("kind").to_pylist()
     with pytest.raises(ValueError, match="site="):
         pgn_arbiter.audit(path, site="icc")
+
+
+# Issue 23: the columns of audit_arrow a newcomer gets wrong.
+
+def test_an_all_null_tag_column_is_a_missing_tag():
+    games = pgn_rows(SAMPLES[0])[:300]
+    movetext = pa.array([m for _, m in games], type=pa.string())
+    tags = {name: pa.array([t.get(name) for t, _ in games], type=pa.string())
+            for name in ("White", "Black", "Result", "Date", "Site")}
+    with_nulls = {**tags, "Termination": pa.nulls(len(games)), "ECO": pa.array([None] * len(games))}
+    assert with_nulls["ECO"].type == pa.null()
+    want, _ = pgn_arbiter.audit_arrow(movetext, tags, name="t")
+    got, summary = pgn_arbiter.audit_arrow(movetext, with_nulls, name="t")
+    assert summary["total"]["games_read"] == len(games)
+    assert got.to_pylist() == want.to_pylist()
+
+
+def test_an_integer_movetext_column_is_an_error_naming_it():
+    with pytest.raises(ValueError, match=r"column movetext holds Int64: expected strings"):
+        pgn_arbiter.audit_arrow(pa.array([1, 2, 3]), {"White": pa.array(["a", "b", "c"])})
+
+
+def test_a_tag_column_of_another_type_is_an_error_naming_it():
+    with pytest.raises(ValueError, match=r"column Moves holds List"):
+        pgn_arbiter.audit_arrow(pa.array(["1. e4 *"]), {"Moves": pa.array([[1, 2]])})
+
+
+def test_to_pandas_has_an_extra_that_installs_pandas():
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    assert extras["pandas"] == ["pandas"]
+    assert 'pip install "./python[pandas]"' in pgn_arbiter.__doc__
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        pytest.skip("pandas not installed: pip install \"./python[pandas]\"")
+    findings, _ = pgn_arbiter.audit(SAMPLES[0])
+    assert len(findings.to_pandas()) == findings.num_rows

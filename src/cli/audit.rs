@@ -50,7 +50,7 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<String>,
     /// Worker threads (default: all cores; at most 4 x the cores).
-    #[arg(long, value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
     /// Laws edition: by each game's Date tag (auto) or one for all.
     #[arg(long, default_value = "auto", value_parser = laws_values())]
@@ -66,7 +66,11 @@ pub struct AuditArgs {
     /// Exit with 1 when a condition holds: a comma-separated list of `any`,
     /// KIND, KIND>N (more than N games with that kind) or KIND>P% (more than
     /// P percent of the games analysed; invalid_game: of the games read).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", long_help = with_kinds(
+        "Exit with 1 when a condition holds: a comma-separated list of `any`, KIND, KIND>N (more \
+         than N games with that kind) or KIND>P% (more than P percent of the games analysed; \
+         invalid_game: of the games read)"
+    ))]
     pub fail_on: Option<String>,
     /// Tags each finding carries besides White, Black, Date, Result, Site,
     /// Event, Round, WhiteElo, BlackElo, TimeControl, Termination and ECO:
@@ -78,7 +82,9 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub export_pgn: Option<String>,
     /// Export only games with findings of these kinds (comma-separated).
-    #[arg(long, value_name = "LIST", requires = "export_pgn")]
+    #[arg(long, value_name = "LIST", requires = "export_pgn", long_help = with_kinds(
+        "Export only games with findings of these kinds (comma-separated)"
+    ))]
     pub export_kinds: Option<String>,
     /// In the exported games, correct the Result where the Laws decide it and
     /// it was proven (fivefold, 75 moves, dead position, checkmate or
@@ -130,6 +136,12 @@ const PARQUET_HELP: &str = if cfg!(feature = "parquet") {
 } else {
     "Write findings as Parquet to FILE: needs the `parquet` feature, which this build lacks (cargo install --locked --path . --features parquet)"
 };
+
+/// A help text and the kind names it takes, from the kind table.
+fn with_kinds(help: &str) -> String {
+    let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+    format!("{help}.\n\nKINDS: {}", names.join(", "))
+}
 
 /// What the options ask, checked before anything is opened.
 struct Plan {
@@ -378,8 +390,12 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
     bar.finish();
     if warnings.warned > MAX_WARNINGS {
         eprintln!(
-            "pgn-arbiter: {} more warnings (invalid games: see the invalid_game findings)",
-            warnings.warned - MAX_WARNINGS
+            "pgn-arbiter: {} more (invalid games: see the invalid_game findings)",
+            pgn_arbiter::text::count(
+                (warnings.warned - MAX_WARNINGS) as u64,
+                "warning",
+                "warnings"
+            )
         );
     }
     finish(args, &plan, (&run, part), &examples, outputs.summary.take())
@@ -410,8 +426,9 @@ fn finish(
     }
     if run.interrupted {
         eprintln!(
-            "pgn-arbiter: interrupted: {} games read before Ctrl-C were audited and reported; the rest was not read",
-            run.total.games
+            "pgn-arbiter: interrupted: {} read before Ctrl-C {} audited and reported; the rest was not read",
+            pgn_arbiter::text::count(run.total.games, "game", "games"),
+            if run.total.games == 1 { "was" } else { "were" }
         );
         exit = Exit::Interrupted;
     }

@@ -6,7 +6,6 @@ use std::io::{self, BufWriter, Write};
 use clap::Args;
 
 use pgn_arbiter::diff::{diff, DiffOptions};
-use pgn_arbiter::text::thousands;
 use pgn_arbiter::Error;
 
 use super::Exit;
@@ -55,9 +54,9 @@ pub fn run(args: &DiffArgs) -> Result<Exit, Error> {
             Some(k) => format!("with {}", k.name()),
         };
         eprintln!(
-            "pgn-arbiter: --fail-on {}: {} games {what} appeared",
+            "pgn-arbiter: --fail-on {}: {} {what} appeared",
             f.condition,
-            thousands(f.games)
+            pgn_arbiter::text::count(f.games, "game", "games")
         );
     }
     Ok(if outcome.failed() {

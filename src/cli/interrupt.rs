@@ -71,12 +71,25 @@ fn held_by_output(before: u64) -> bool {
 /// Registers the handlers; the flag they set, which stops reading.
 pub(super) fn on_interrupt() -> Arc<AtomicBool> {
     let interrupt = Arc::new(AtomicBool::new(false));
+    let terminal = io::stderr().is_terminal();
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(
-            sig,
-            Exit::Interrupted.code(),
-            interrupt.clone(),
-        );
+        let second = interrupt.clone();
+        // The second signal ends the process at once; the progress bar's
+        // line is cleared first, or the shell's prompt would follow it.
+        // SAFETY: the action only loads an atomic, writes to fd 2 (one
+        // write(2), no allocation) and _exits: all async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(sig, move || {
+                if second.load(Ordering::Relaxed) {
+                    if terminal {
+                        use std::os::fd::FromRawFd;
+                        let mut err = std::mem::ManuallyDrop::new(std::fs::File::from_raw_fd(2));
+                        let _ = err.write_all(b"\r\x1b[2K");
+                    }
+                    signal_hook::low_level::exit(Exit::Interrupted.code());
+                }
+            })
+        };
         let _ = signal_hook::flag::register(sig, interrupt.clone());
     }
     let flag = interrupt.clone();
@@ -113,6 +126,7 @@ fn watchdog(flag: &AtomicBool) {
     // stderr may block too (a pipe nobody reads): the words get a moment,
     // the end does not wait for them
     let said = std::thread::spawn(move || {
+        super::progress::clear_shown();
         let mut err = io::stderr();
         // the progress bar's line is cleared first
         let clear = if err.is_terminal() { "\r\x1b[2K" } else { "" };

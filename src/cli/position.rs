@@ -51,8 +51,9 @@ pub struct PositionArgs {
     /// Positions in FEN (quote each one).
     #[arg(value_name = "FEN")]
     pub fens: Vec<String>,
-    /// Read positions from FILE, one FEN per line (words after the FEN are
-    /// kept as a label; empty lines and lines starting with # are ignored).
+    /// Read positions from FILE (- for stdin), one FEN per line (words after
+    /// the FEN are kept as a label; empty lines and lines starting with #
+    /// are ignored).
     #[arg(long, value_name = "FILE")]
     pub file: Option<String>,
     /// One JSON object per position instead of text.
@@ -61,7 +62,9 @@ pub struct PositionArgs {
     /// Which sides to decide for.
     #[arg(long = "for", value_enum, default_value_t = Sides::Both)]
     pub sides: Sides,
-    /// How hard to decide: the modes of `audit --dead`, with the same budgets.
+    /// How hard to decide: the modes of `audit --dead`, with the same budgets;
+    /// thorough by default here (audit's default is quick): one position is
+    /// worth the larger budget.
     #[arg(long, default_value = "thorough", value_parser = dead_modes())]
     pub dead: DeadMode,
 }
@@ -129,6 +132,16 @@ fn write_line(out: &mut impl Write, record: &PositionJson<'_>) -> io::Result<()>
     out.write_all(b"\n")
 }
 
+/// The bytes of `--file`: `-` is stdin, as `audit -` reads it.
+fn read_file(path: &str) -> io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        return Ok(bytes);
+    }
+    fs::read(path)
+}
+
 /// Runs `position`: [`Exit::InputOrUsage`] when some FEN could not be read
 /// or the file could not be opened (the others are still answered).
 pub fn run(args: &PositionArgs) -> io::Result<Exit> {
@@ -140,7 +153,7 @@ pub fn run(args: &PositionArgs) -> io::Result<Exit> {
         .map(|(i, f)| ("argument".to_string(), i + 1, f.clone()))
         .collect();
     if let Some(path) = &args.file {
-        match fs::read(path) {
+        match read_file(path) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
                 for (i, line) in text.lines().enumerate() {

@@ -2,11 +2,25 @@
 //! updated per region rather than per game.
 
 use std::io::IsTerminal;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use pgn_arbiter::pipeline::Progress;
+
+/// The bar on the screen, for the Ctrl-C watchdog, which ends the process
+/// without returning to the code that owns the bar.
+static SHOWN: OnceLock<ProgressBar> = OnceLock::new();
+
+/// Takes the bar off the screen, if one is drawn, before the process ends
+/// from elsewhere (the Ctrl-C watchdog): left there, its ticker would draw
+/// it again over the last words.
+pub(super) fn clear_shown() {
+    if let Some(b) = SHOWN.get() {
+        b.finish_and_clear();
+    }
+}
 
 /// The progress bar: bytes of the inputs read out of their total size, and
 /// games read.
@@ -27,6 +41,7 @@ impl Bar {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
             bar.set_style(spinner());
             bar.enable_steady_tick(Duration::from_millis(250));
+            let _ = SHOWN.set(bar.clone());
             bar
         });
         Bar {
@@ -51,6 +66,14 @@ impl Bar {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
+    }
+}
+
+/// A run that ends early (an output that cannot be written, an error)
+/// takes its bar off the screen too; indicatif would leave it there.
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 
@@ -91,9 +114,9 @@ impl Progress for Bar {
             let games = self.done_games.get() + games;
             let secs = b.elapsed().as_secs_f64().max(1e-3);
             b.set_message(format!(
-                "{}: {} games ({:.0}/s)",
+                "{}: {} ({:.0}/s)",
                 self.current.borrow(),
-                pgn_arbiter::text::thousands(games),
+                pgn_arbiter::text::count(games, "game", "games"),
                 games as f64 / secs
             ));
         }

@@ -16,11 +16,13 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
     /// Write the statistics report of the merged aggregate as one HTML page.
+    /// With neither --json nor --html, a human summary goes to stdout.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
 }
 
-/// Runs `report`.
+/// Runs `report`. With neither `--json` nor `--html`, the human summary of
+/// the merged aggregate goes to stdout (it printed nothing: issue 23).
 pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
     // the outputs first: one that cannot be written fails before any work
     let json = args.json.as_deref().map(open_output).transpose()?;
@@ -31,8 +33,15 @@ pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
         out.write_all(b"\n")?;
         out.flush()?;
     }
+    let human = args.json.is_none() && args.html.is_none();
     if let Some(out) = html {
         write_html(out, &merged)?;
+    }
+    if human {
+        let text = pgn_arbiter::report::human::render_aggregate(&merged);
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
     }
     Ok(Exit::Ok)
 }

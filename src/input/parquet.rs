@@ -45,11 +45,10 @@ pub struct Rows {
     groups: VecDeque<(usize, u64)>,
 }
 
-fn invalid(path: &Path, why: impl std::fmt::Display) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{}: {why}", path.display()),
-    )
+/// A file that is no Parquet input. Its name is not repeated here: the
+/// input's error is shown under its name ("a.parquet: cannot read: ...").
+fn invalid(why: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, why.to_string())
 }
 
 /// Opens `path` (already known to start with `PAR1`). A file without a
@@ -78,11 +77,10 @@ pub fn open_groups(
     groups: Option<std::ops::Range<usize>>,
 ) -> io::Result<Rows> {
     let file = File::open(path)?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| invalid(path, e))?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(invalid)?;
     let schema = builder.schema().clone();
     let Some((index, field)) = schema.column_with_name("movetext") else {
         return Err(invalid(
-            path,
             "no `movetext` column: a Parquet input holds one game per row, its moves in `movetext` and its tags in columns named after them (the Lichess dataset's layout)",
         ));
     };
@@ -90,10 +88,10 @@ pub fn open_groups(
         field.data_type(),
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
     ) {
-        return Err(invalid(
-            path,
-            format!("`movetext` holds {}, not strings", field.data_type()),
-        ));
+        return Err(invalid(format!(
+            "`movetext` holds {}, not strings",
+            field.data_type()
+        )));
     }
     let has_date = schema.column_with_name("Date").is_some();
     let mut roots = vec![index];
@@ -137,7 +135,7 @@ pub fn open_groups(
         .with_projection(mask)
         .with_batch_size(8192)
         .build()
-        .map_err(|e| invalid(path, e))?;
+        .map_err(invalid)?;
     Ok(Rows {
         batches,
         movetext,

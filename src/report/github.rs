@@ -30,7 +30,7 @@ use crate::gate::{self, Condition};
 use crate::kind::{Kind, Severity};
 use crate::pipeline::{GameRecord, RunOutcome, Sink};
 use crate::report::examples::Examples;
-use crate::text::{escape_data, escape_markdown, escape_property, escape_url, thousands};
+use crate::text::{count, escape_data, escape_markdown, escape_property, escape_url, thousands};
 
 /// Annotations of each level the runner shows per step.
 pub const MAX_PER_LEVEL: usize = 10;
@@ -145,8 +145,11 @@ impl GithubSink {
                 text,
                 "::notice title=pgn-arbiter::{}",
                 escape_data(&format!(
-                    "{e} of {} errors and {w} of {} warnings were left out (GitHub shows at most {MAX_PER_LEVEL} of each per step); the step summary counts them all",
-                    self.errors.total, self.warnings.total
+                    "{} of {} and {} of {} were left out (GitHub shows at most {MAX_PER_LEVEL} of each per step); the step summary counts them all",
+                    thousands(e),
+                    count(self.errors.total, "error", "errors"),
+                    thousands(w),
+                    count(self.warnings.total, "warning", "warnings")
                 ))
             );
         }
@@ -161,10 +164,9 @@ impl GithubSink {
         let _ = writeln!(s, "## pgn-arbiter\n");
         let _ = writeln!(
             s,
-            "{} games read in {} input{}: {} analysed, {} invalid, {} skipped; {} with findings.\n",
-            thousands(t.games),
-            run.inputs.len(),
-            if run.inputs.len() == 1 { "" } else { "s" },
+            "{} read in {}: {} analysed, {} invalid, {} skipped; {} with findings.\n",
+            count(t.games, "game", "games"),
+            count(run.inputs.len() as u64, "input", "inputs"),
             thousands(t.analysed),
             thousands(t.invalid),
             thousands(t.skipped),

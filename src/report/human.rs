@@ -8,7 +8,7 @@ use crate::pipeline::RunOutcome;
 use crate::report::examples::Examples;
 use crate::site::Site;
 use crate::stats::Stats;
-use crate::text::{share, thousands};
+use crate::text::{count, share, thousands};
 
 /// The human summary of a run.
 pub fn render(
@@ -163,12 +163,12 @@ fn kinds(s: &mut String, total: &Stats) {
         );
     }
     for k in Kind::ALL.into_iter().filter(|k| k.info().undecided) {
-        let open = thousands(total.undecided[k]);
+        let open = count(total.undecided[k], "game", "games");
         let _ = if k.info().proven {
             let [material, blocked, search] = total.proofs[k];
             writeln!(
                 s,
-                "{} proven by material {}, blocked {}, search {}; not decided in {open} games",
+                "{} proven by material {}, blocked {}, search {}; not decided in {open}",
                 k.info().plural,
                 thousands(material),
                 thousands(blocked),
@@ -177,7 +177,7 @@ fn kinds(s: &mut String, total: &Stats) {
         } else {
             writeln!(
                 s,
-                "{} proven by a mating line; not decided in {open} games",
+                "{} proven by a mating line; not decided in {open}",
                 k.info().plural
             )
         };
@@ -229,18 +229,17 @@ fn notes(s: &mut String, run: &RunOutcome, gate: &[Condition], failures: &[Failu
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "comments left open: {} games; {} tag sections inside them, games read as comments (see the warnings)",
-            thousands(total.open_comments),
-            thousands(total.hidden_games)
+            "comments left open: {}; {} inside them, games read as comments (see the warnings)",
+            count(total.open_comments, "game", "games"),
+            count(total.hidden_games, "tag section", "tag sections")
         );
     }
     if total.not_pgn > 0 {
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "text that is no game (no tag pair, no move, no result at its end): {} block{}, counted as skipped (see the warnings)",
-            thousands(total.not_pgn),
-            if total.not_pgn == 1 { "" } else { "s" }
+            "text that is no game (no tag pair, no move, no result at its end): {}, counted as skipped (see the warnings)",
+            count(total.not_pgn, "block", "blocks")
         );
     }
     if run.interrupted {
@@ -260,14 +259,87 @@ fn footer(s: &mut String, run: &RunOutcome) {
     let secs = seconds.max(1e-9);
     let _ = writeln!(
         s,
-        "{} games, {:.1} MB in {:.2} s: {} games/s, {:.1} MB/s on {} thread{}; read = valid + invalid + skipped: {}",
-        thousands(total.games),
+        "{}, {:.1} MB in {:.2} s: {} games/s, {:.1} MB/s on {}; read = valid + invalid + skipped: {}",
+        count(total.games, "game", "games"),
         mb,
         seconds,
         thousands((total.games as f64 / secs) as u64),
         mb / secs,
-        threads,
-        if threads == 1 { "" } else { "s" },
+        count(threads as u64, "thread", "threads"),
         if total.balanced() { "yes" } else { "NO" }
     );
+}
+
+/// The human summary of a merged aggregate (`pgn-arbiter report` with no
+/// output named, issue 23: it printed nothing): the runs, the games, a row
+/// per kind, the first examples of each kind.
+pub fn render_aggregate(agg: &crate::aggregate::Aggregate) -> String {
+    let mut s = String::new();
+    let inputs: usize = agg.run.iter().map(|r| r.inputs.len()).sum();
+    let g = &agg.games;
+    let _ = writeln!(
+        s,
+        "{} merged, over {}",
+        count(agg.run.len() as u64, "run", "runs"),
+        count(inputs as u64, "input", "inputs")
+    );
+    let _ = writeln!(
+        s,
+        "{} read: {} valid, {} invalid, {} skipped; {}; {} with findings",
+        count(g.read, "game", "games"),
+        thousands(g.analysed),
+        thousands(g.invalid),
+        thousands(g.skipped),
+        count(g.plies, "ply", "plies"),
+        thousands(g.flagged)
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<20} {:>14}  {:>11}  {:>8}",
+        "finding", "article", "games", "share"
+    );
+    for k in Kind::ALL {
+        let games = agg.kinds.get(k.name()).map_or(0, |c| c.games);
+        let article = match k.articles_then_and_now() {
+            (now, Some(then)) => format!("{then} / {now}"),
+            (now, None) => now.to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "{:<20} {:>14}  {:>11}  {:>8}",
+            k.name(),
+            article,
+            thousands(games),
+            share(games, g.read)
+        );
+    }
+    let shown: Vec<_> = Kind::ALL
+        .iter()
+        .filter_map(|k| Some((k, agg.examples.get(k.name())?)))
+        .filter(|(_, rows)| !rows.is_empty())
+        .collect();
+    if !shown.is_empty() {
+        let _ = writeln!(s);
+        let _ = writeln!(s, "first examples:");
+        for (k, rows) in shown {
+            for e in rows.iter().take(3) {
+                let _ = writeln!(
+                    s,
+                    "  {:<20} {}: game {} (line {}), {}: {}",
+                    k.name(),
+                    e.file,
+                    e.game,
+                    e.line,
+                    e.place,
+                    e.players
+                );
+                let _ = writeln!(s, "  {:<20} {}", "", e.what);
+                if let Some(link) = &e.link {
+                    let _ = writeln!(s, "  {:<20} {link}", "");
+                }
+            }
+        }
+    }
+    s
 }

@@ -318,7 +318,7 @@ fn the_action_annotates_summarises_and_gates() {
     assert_eq!(
         lines,
         [
-            "::error file=data/broken.pgn,line=1,title=invalid_game (Art. 3%2C 4)::game 1 (line 1), 2. Ke3: illegal san — C - D",
+            "::error file=data/broken.pgn,line=1,title=invalid_game (Art. 3%2C 4)::game 1 (line 1), 2. Ke3: illegal move — C - D",
             "::error file=data/broken.pgn,line=8,title=wrong_result (Art. 5.1%2C 5.2.1%2C 11)::game 2 (line 8), move 3, White to move: checkmate, expected 0-1; the Result tag disagrees — W - M",
             "::warning file=data/good.pgn,line=8,title=missed_threefold (Art. 9.2)::game 2 (line 8), 4... Ng8: Black could have claimed a draw by threefold repetition (9.2) by announcing 4... Ng8; played on and lost — A - B",
         ],
@@ -329,7 +329,7 @@ fn the_action_annotates_summarises_and_gates() {
     assert!(summary.contains("4 games read in 2 inputs"), "{summary}");
     assert!(summary.contains("**--fail-on FAILED:**"), "{summary}");
     assert!(
-        summary.contains("- wrong\\_result\\: 1 games with wrong\\_result"),
+        summary.contains("- wrong\\_result\\: 1 game with wrong\\_result"),
         "{summary}"
     );
     let findings = r["outputs"]["findings"].as_str().unwrap();
@@ -467,7 +467,7 @@ fn the_actions_baseline_fails_only_on_new_findings() {
     assert!(step(&r, "Audit")["stderr"]
         .as_str()
         .unwrap()
-        .contains("pgn-arbiter: --fail-on wrong_result: 1 games with wrong_result appeared"));
+        .contains("pgn-arbiter: --fail-on wrong_result: 1 game with wrong_result appeared"));
     assert_eq!(step(&r, "Gate")["code"], 1);
 
     // no gate: the new finding is counted, the step passes
@@ -615,15 +615,15 @@ fn the_pre_commit_hook_fails_on_a_broken_game_and_passes_once_fixed() {
         "{said}"
     );
     assert!(
-        said.contains("pgn-arbiter: data/broken.pgn: game 2 (line 8), 2. Ke3: illegal san"),
+        said.contains("pgn-arbiter: data/broken.pgn: game 2 (line 8), 2. Ke3: illegal move"),
         "{said}"
     );
     assert!(
-        said.contains("--fail-on FAILED: invalid_game: 1 games with invalid_game of 2,004 read"),
+        said.contains("--fail-on FAILED: invalid_game: 1 game with invalid_game of 2,004 read"),
         "{said}"
     );
     assert!(
-        said.contains("wrong_result: 1 games with wrong_result"),
+        said.contains("wrong_result: 1 game with wrong_result"),
         "{said}"
     );
     // the .zst file in capitals was handed over, the text file was not

@@ -66,7 +66,7 @@ fn a_condition_that_holds_exits_1_and_says_which_with_its_figure() {
     }
     let out = audit(&["--fail-on", "invalid_game>24.9%", p]);
     assert!(text(&out.stdout).contains(
-        "--fail-on FAILED: invalid_game>24.9%: 1 games with invalid_game of 4 read (25.00%)"
+        "--fail-on FAILED: invalid_game>24.9%: 1 game with invalid_game of 4 read (25.00%)"
     ));
     // quiet: the reason on stderr, and in --summary-json
     let summary = dir.path().join("s.json");
@@ -80,7 +80,7 @@ fn a_condition_that_holds_exits_1_and_says_which_with_its_figure() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("missed_threefold: 1 games with missed_threefold of 3 analysed")
+        text(&out.stderr).contains("missed_threefold: 1 game with missed_threefold of 3 analysed")
     );
     let s: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
     assert_eq!(s["failed_conditions"].as_array().unwrap().len(), 1);

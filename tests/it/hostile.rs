@@ -371,7 +371,7 @@ fn a_directory_without_pgn_is_said_and_names_match_in_any_case() {
     );
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("no *.pgn") && stderr.contains("1 other files ignored"),
+        stderr.contains("no *.pgn") && stderr.contains("1 other file ignored"),
         "{stderr}"
     );
     let upper = dir.path().join("upper");

@@ -624,3 +624,43 @@ fn hostile_names_stay_text_in_chromium() {
     let seen = check_figures(&dom, &json);
     check_coverage(&seen, &json);
 }
+
+/// Issue 23: the year chart drew its lines straight across years without
+/// data. Each line now breaks (a move, `M`) where a year is missing, a
+/// year with too few games to chart (2018 here) as much as one without
+/// any (2017).
+#[test]
+fn the_year_chart_breaks_its_lines_at_missing_years() {
+    let mut json = hand_built();
+    json["by"]["year"] = json!({
+        "2014": { "games": 1000, "kinds": { "missed_threefold": 5 } },
+        "2015": { "games": 1000, "kinds": { "missed_threefold": 7 } },
+        "2016": { "games": 1000, "kinds": { "missed_threefold": 6 } },
+        "2018": { "games": 50, "kinds": { "missed_threefold": 1 } },
+        "2019": { "games": 1000, "kinds": { "missed_threefold": 9 } },
+        "2020": { "games": 1000, "kinds": { "missed_threefold": 4 } },
+        "unknown": { "games": 0 }
+    });
+    let agg: Aggregate = serde_json::from_value(json).unwrap();
+    let html = render(&agg);
+    let chart = &html[html.find("<svg id=\"chart-year\"").expect("the year chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    let colour = {
+        // the colour of missed_threefold's points names its line
+        let at = chart.find("missed_threefold 2014").unwrap();
+        let circle = &chart[chart[..at].rfind("<circle").unwrap()..at];
+        let fill = &circle[circle.find("fill=\"").unwrap() + 6..];
+        fill[..fill.find('"').unwrap()].to_string()
+    };
+    let path = chart
+        .split("<path ")
+        .skip(1)
+        .find(|p| p.contains(&format!("stroke=\"{colour}\"")))
+        .expect("the line of missed_threefold");
+    let d = &path[path.find("d=\"").unwrap() + 3..];
+    let d = &d[..d.find('"').unwrap()];
+    let pens: String = d.split(' ').map(|p| &p[..1]).collect();
+    // 2014 2015 2016 | 2019 2020
+    assert_eq!(pens, "MLLML", "{d}");
+    assert!(!chart.contains("<polyline"), "no line drawn across the gap");
+}

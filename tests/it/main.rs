@@ -30,4 +30,5 @@ mod rules;
 mod san;
 mod site_rules;
 mod unwinnable;
+mod words;
 mod zstd_frames;

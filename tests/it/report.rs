@@ -231,3 +231,38 @@ fn html_from_the_audit_and_from_merged_parts_show_the_same_figures() {
     );
     assert_eq!(w, m);
 }
+
+/// Issue 23: `report a.json b.json` with no output option printed nothing
+/// and exited 0. It prints the human summary of the merged aggregate: the
+/// games and each kind's count as the audit of the whole counts them.
+#[test]
+fn report_with_no_output_option_prints_the_human_summary_of_the_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = root().join("data");
+    let a = aggregate(dir.path(), "a.json", &[data.join("lichess-2000.pgn")], &[]);
+    let b = aggregate(dir.path(), "b.json", &[data.join("twic-2000.pgn.zst")], &[]);
+    let out = bin().arg("report").arg(&a).arg(&b).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("2 runs merged, over 2 inputs\n"), "{text}");
+    let whole = read(&aggregate(dir.path(), "w.json", &[data], &[]));
+    let games = whole["games"]["read"].as_u64().unwrap();
+    assert!(
+        text.contains(&format!(
+            "{} games read: ",
+            pgn_arbiter::text::thousands(games)
+        )),
+        "{text}"
+    );
+    for (kind, c) in whole["kinds"].as_object().unwrap() {
+        let n = pgn_arbiter::text::thousands(c["games"].as_u64().unwrap());
+        let row = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(kind.as_str()))
+            .unwrap_or_else(|| panic!("no row for {kind}: {text}"));
+        assert!(
+            row.split_whitespace().any(|w| w == n),
+            "{kind}: {n} in {row}"
+        );
+    }
+}

@@ -252,3 +252,21 @@ fn a_game_split_again_keeps_the_blanks_before_its_first_tag() {
         );
     }
 }
+
+/// Found by the `split` fuzz target: a game of movetext alone whose first
+/// line starts with blanks began its text at the first non-blank byte and
+/// its movetext at the line's start, before the game. Both start at the
+/// first non-blank byte now.
+#[test]
+fn a_game_of_movetext_alone_after_blanks_has_its_movetext_inside_its_text() {
+    use pgn_arbiter::split::Splitter;
+    let buf = b"\n  \t1. e4 e5 *\n\n";
+    let games: Vec<_> = Splitter::new(buf).collect();
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.offset, 4);
+    assert_eq!(g.text, b"1. e4 e5 *\n");
+    assert_eq!(g.movetext, b"1. e4 e5 *\n");
+    let at = |s: &[u8]| s.as_ptr() as usize - buf.as_ptr() as usize;
+    assert_eq!(at(g.movetext), at(g.text));
+}

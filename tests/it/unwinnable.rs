@@ -577,3 +577,29 @@ fn a_position_of_33_men_is_not_enumerated_with_a_folded_key() {
         }
     }
 }
+
+/// Issue 23: `position --file -` read a file named `-`; it reads stdin, as
+/// `audit -` does, with the lines named as from `-`.
+#[test]
+fn position_file_dash_reads_stdin() {
+    use std::io::Write;
+    let mut child = crate::util::bin()
+        .args(["position", "--json", "--dead", "material", "--file", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"# bare kings\n8/8/8/8/8/8/8/K1k5 w - - 0 1 kings\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let lines = crate::util::json_lines(&out.stdout);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["source"], "-");
+    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["label"], "kings");
+}

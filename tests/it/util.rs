@@ -213,10 +213,10 @@ for spec in sys.argv[1:]:
         .arg(PROBE)
         .args(wanted)
         .output()
-        .map_err(|e| format!("python {} cannot run ({e})", python_exe().display()))?;
+        .map_err(|e| format!("{} cannot run ({e})", python_exe().display()))?;
     if !out.status.success() {
         return Err(format!(
-            "python {} fails ({})",
+            "{} fails ({})",
             python_exe().display(),
             String::from_utf8_lossy(&out.stderr).trim()
         ));
@@ -293,11 +293,7 @@ impl Needs {
                 let what: Vec<String> = lacks.iter().map(|(m, f)| format!("{m} ({f})")).collect();
                 let specs: Vec<&str> = lacks.iter().map(|(m, _)| m.as_str()).collect();
                 self.lack(
-                    format!(
-                        "python {} lacks {}",
-                        python_exe().display(),
-                        what.join(", ")
-                    ),
+                    format!("{} lacks {}", python_exe().display(), what.join(", ")),
                     format!(
                         "pip install {} (or set PGN_ARBITER_PYTHON to a python that has it)",
                         specs.join(" ")
@@ -320,7 +316,7 @@ impl Needs {
         match python_lacks(&["pgn_arbiter"]) {
             Ok(lacks) if lacks.is_empty() => self,
             _ => self.lack(
-                format!("python {} lacks pgn_arbiter", python_exe().display()),
+                format!("{} lacks pgn_arbiter", python_exe().display()),
                 "pip install ./python (or set PGN_ARBITER_PYTHON to a python that has it)"
                     .to_string(),
             ),
@@ -375,7 +371,7 @@ impl Needs {
         match python_lacks(&["yaml"]) {
             Ok(lacks) if lacks.is_empty() => self,
             Ok(_) => self.lack(
-                format!("python {} lacks yaml", python_exe().display()),
+                format!("{} lacks yaml", python_exe().display()),
                 "pip install pyyaml (or set PGN_ARBITER_PYTHON to a python that has it)"
                     .to_string(),
             ),
@@ -461,7 +457,36 @@ impl Needs {
         // one write, so that another test's output cannot cut the line
         let whole = format!("SKIPPED {line}\n");
         let _ = std::io::stderr().write_all(whole.as_bytes());
+        record_skip(&what, &self.how);
         false
+    }
+}
+
+/// Appends a skip to the file `PGN_ARBITER_SKIPS` names, if set:
+/// `scripts/test.sh` sets it and ends the run with one line that counts
+/// the skips and says what would enable them (libtest has no hook at the
+/// end of a run, and which test runs last is not known). One line per
+/// skip, the test and each way to enable it, tab-separated, in one write
+/// to a file opened for appending, so that tests running at once do not
+/// cut each other's lines.
+fn record_skip(what: &str, how: &[String]) {
+    use std::io::Write;
+    let Some(path) = std::env::var_os("PGN_ARBITER_SKIPS") else {
+        return;
+    };
+    let clean = |s: &str| s.replace(['\t', '\n'], " ");
+    let mut line = clean(what);
+    for h in how {
+        line.push('\t');
+        line.push_str(&clean(h));
+    }
+    line.push('\n');
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(line.as_bytes());
     }
 }
 

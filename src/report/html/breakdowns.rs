@@ -79,11 +79,11 @@ pub(super) fn dim_table(
     if let Some((n, games)) = left_out {
         let _ = writeln!(
             s,
-            "<p class=\"note\">The {} largest of {} values by games; the other {} hold {} games.</p>",
+            "<p class=\"note\">The {} largest of {} values by games; the other {} hold {}.</p>",
             rows.len(),
             thousands(buckets.len() as u64),
             thousands(n as u64),
-            thousands(games)
+            crate::text::count(games, "game", "games")
         );
     }
     let _ = write!(

@@ -172,8 +172,8 @@ fn summary(s: &mut String, events: &[Row<'_>]) {
     };
     let _ = writeln!(
         s,
-        "<p id=\"points-summary\">{} events hold a result the Laws decide otherwise. Of them, <span data-derived=\"points.standings_change\">{}</span> have standings in which a rank changes, <span data-derived=\"points.points_only\">{}</span> standings in which points change and no rank, and <span data-derived=\"points.not_kept\">{}</span> have no standings (more than {EVENT_PLAYER_CAP} players).</p>",
-        thousands(events.len() as u64),
+        "<p id=\"points-summary\">{} a result the Laws decide otherwise. Of them, <span data-derived=\"points.standings_change\">{}</span> have standings in which a rank changes, <span data-derived=\"points.points_only\">{}</span> standings in which points change and no rank, and <span data-derived=\"points.not_kept\">{}</span> have no standings (more than {EVENT_PLAYER_CAP} players).</p>",
+        crate::text::count(events.len() as u64, "event holds", "events hold"),
         count(State::RanksChange),
         count(State::PointsOnly),
         count(State::NotKept)

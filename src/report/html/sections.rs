@@ -168,8 +168,8 @@ pub(super) fn games(s: &mut String, agg: &Aggregate) {
     );
     let _ = writeln!(
         s,
-        "<p>Shares and rates below are of the {} games judged (analysed + invalid).</p>",
-        thousands(judged(agg))
+        "<p>Shares and rates below are of the {} judged (analysed + invalid).</p>",
+        crate::text::count(judged(agg), "game", "games")
     );
 }
 
@@ -374,8 +374,8 @@ pub(super) fn players(s: &mut String, agg: &Aggregate) {
     s.push_str("<h2 id=\"players\">Players</h2>\n");
     let _ = writeln!(
         s,
-        "<p>The players who could have claimed a draw (Art. 9.2, 9.3) and did not, by the <code>White</code> or <code>Black</code> tag of the side to move: {} players. <i>Missed</i>: their missed claims, one per game and kind; <i>then lost</i>: those missed in games they then lost.</p>",
-        thousands(players.len() as u64)
+        "<p>The players who could have claimed a draw (Art. 9.2, 9.3) and did not, by the <code>White</code> or <code>Black</code> tag of the side to move: {}. <i>Missed</i>: their missed claims, one per game and kind; <i>then lost</i>: those missed in games they then lost.</p>",
+        crate::text::count(players.len() as u64, "player", "players")
     );
     if agg.players_untracked > 0 {
         let _ = writeln!(

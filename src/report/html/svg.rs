@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use super::format::{esc, f, rate, rate_value};
 use super::names::{kind_colour, label, lower_bound, OUTCOMES};
 use crate::aggregate::{Aggregate, Bucket};
-use crate::text::thousands;
+use crate::text::{count, thousands};
 
 /// Heat-map cells with fewer games judged are shown without a colour.
 pub(super) const MIN_CELL_GAMES: u64 = 30;
@@ -111,13 +111,13 @@ pub(super) fn kinds_chart(s: &mut String, agg: &Aggregate, names: &[String]) {
                 }
                 let _ = writeln!(
                     s,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\"><title>{}: {} games, then {o}</title></rect>",
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\"><title>{}: {}, then {o}</title></rect>",
                     f(x(at as f64)),
                     f(bar_y),
                     f(x((at + n) as f64) - x(at as f64)),
                     f(bar_h),
                     esc(k),
-                    thousands(n)
+                    count(n, "game", "games")
                 );
                 at += n;
             }
@@ -125,14 +125,14 @@ pub(super) fn kinds_chart(s: &mut String, agg: &Aggregate, names: &[String]) {
         if games > at {
             let _ = writeln!(
                 s,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} games</title></rect>",
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {}</title></rect>",
                 f(x(at as f64)),
                 f(bar_y),
                 f(x(games as f64) - x(at as f64)),
                 f(bar_h),
                 if split { "#bbbbbb" } else { "#4a6fa5" },
                 esc(k),
-                thousands(games - at)
+                count(games - at, "game", "games")
             );
         }
         let _ = writeln!(
@@ -230,33 +230,38 @@ pub(super) fn year_chart(s: &mut String, points: &[(u32, &Bucket)], kinds: &[Str
     );
     for k in kinds {
         let colour = kind_colour(k);
-        let pts: Vec<String> = points
-            .iter()
-            .map(|(yr, b)| {
-                format!(
-                    "{},{}",
-                    f(x(*yr)),
-                    f(y(rate_value(b.kinds.get(k).copied().unwrap_or(0), b.games)))
-                )
-            })
-            .collect();
-        if pts.len() > 1 {
+        // The line joins consecutive years only: where a year is missing
+        // (no game, or too few to chart) it breaks with a move (`M`), as a
+        // line across the gap would draw rates nobody measured.
+        let mut d = Vec::with_capacity(points.len());
+        let mut last: Option<u32> = None;
+        for (yr, b) in points {
+            let pen = if last.is_some_and(|l| yr - l == 1) {
+                'L'
+            } else {
+                'M'
+            };
+            let v = rate_value(b.kinds.get(k).copied().unwrap_or(0), b.games);
+            d.push(format!("{pen}{},{}", f(x(*yr)), f(y(v))));
+            last = Some(*yr);
+        }
+        if d.iter().any(|p| p.starts_with('L')) {
             let _ = writeln!(
                 s,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-                pts.join(" ")
+                "<path d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+                d.join(" ")
             );
         }
         for (yr, b) in points {
             let n = b.kinds.get(k).copied().unwrap_or(0);
             let _ = writeln!(
                 s,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{colour}\"><title>{} {yr}: {} of {} games, {} per 1,000</title></circle>",
+                "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{colour}\"><title>{} {yr}: {} of {}, {} per 1,000</title></circle>",
                 f(x(*yr)),
                 f(y(rate_value(n, b.games))),
                 esc(k),
                 thousands(n),
-                thousands(b.games),
+                count(b.games, "game", "games"),
                 rate(n, b.games)
             );
         }
@@ -356,7 +361,7 @@ pub(super) fn heat_map(
             };
             let _ = writeln!(
                 s,
-                "<g data-cell=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#ddd\"><title>{} × {}: {} findings in {} games, {} per 1,000</title></rect>\
+                "<g data-cell=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#ddd\"><title>{} × {}: {} in {}, {} per 1,000</title></rect>\
                  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" style=\"fill:{ink}\">{}</text>\
                  <text x=\"{}\" y=\"{}\" text-anchor=\"middle\" style=\"fill:{ink};font-size:10px\">{}</text></g>",
                 esc(name),
@@ -366,8 +371,8 @@ pub(super) fn heat_map(
                 f(cell_h),
                 esc(class),
                 esc(&label(band)),
-                thousands(n),
-                thousands(b.games),
+                count(n, "finding", "findings"),
+                count(b.games, "game", "games"),
                 rate(n, b.games),
                 f(x + cell_w / 2.0),
                 f(y + 17.0),
