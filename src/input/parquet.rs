@@ -60,7 +60,7 @@ pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
 /// The compressed size of each row group of `path` (a plan's weights).
 pub fn row_group_sizes(path: &Path) -> io::Result<Vec<u64>> {
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)
-        .map_err(|e| invalid(path, e))?;
+        .map_err(invalid)?;
     Ok(builder
         .metadata()
         .row_groups()
@@ -114,13 +114,10 @@ pub fn open_groups(
     let all = 0..meta.num_row_groups();
     let chosen = groups.unwrap_or(all.clone());
     if chosen.start > chosen.end || chosen.end > all.end {
-        return Err(invalid(
-            path,
-            format!(
-                "row groups {}-{} asked, the file has {}",
-                chosen.start, chosen.end, all.end
-            ),
-        ));
+        return Err(invalid(format!(
+            "row groups {}-{} asked, the file has {}",
+            chosen.start, chosen.end, all.end
+        )));
     }
     let groups = meta.row_groups()[chosen.clone()]
         .iter()
