@@ -166,7 +166,7 @@ impl std::fmt::Display for GameId {
     }
 }
 
-/// A game's content identity (SPEC "Reports": `content_id`), beside its
+/// A game's content identity (the findings' `content_id`), beside its
 /// text identity [`GameId`]: XXH3-128 of its `White`, `Black`, `Date` and
 /// `Round` tags (trimmed), its `FEN` tag (none for the standard start, written
 /// or not) and

@@ -370,28 +370,45 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// `bytes` in base64, without padding.
 fn base64(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let mut n = 0u32;
-        for (i, b) in chunk.iter().enumerate() {
-            n |= u32::from(*b) << (16 - 8 * i);
-        }
-        for i in 0..=chunk.len() {
-            out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
+    let sextet = |n: u32, i: u32| B64[(n >> (18 - 6 * i) & 63) as usize];
+    let mut chunks = bytes.chunks_exact(3);
+    for c in &mut chunks {
+        let n = u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2]);
+        out.extend_from_slice(&[sextet(n, 0), sextet(n, 1), sextet(n, 2), sextet(n, 3)]);
     }
-    out
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let n = rest
+            .iter()
+            .enumerate()
+            .fold(0, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        out.extend((0..=rest.len() as u32).map(|i| sextet(n, i)));
+    }
+    String::from_utf8(out).expect("base64 is ASCII")
 }
+
+/// Each byte's value in base64, or 64 for a byte outside the alphabet.
+const UNB64: [u8; 256] = {
+    let mut t = [64u8; 256];
+    let mut i = 0;
+    while i < 64 {
+        t[B64[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// Base64 back to bytes; characters outside the alphabet are skipped.
 fn unbase64(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let (mut n, mut bits) = (0u32, 0);
     for c in text.bytes() {
-        let Some(v) = B64.iter().position(|&x| x == c) else {
+        let v = UNB64[usize::from(c)];
+        if v == 64 {
             continue;
-        };
-        n = n << 6 | v as u32;
+        }
+        n = n << 6 | u32::from(v);
         bits += 6;
         if bits >= 8 {
             bits -= 8;

@@ -89,7 +89,7 @@ pub struct AuditArgs {
     /// and moves; comments, clocks, other tags ignored) counts once, its
     /// first occurrence in input order (once), or each time (all). Repeats
     /// are listed either way; the findings list every game as given.
-    #[arg(long, default_value = "once", value_parser = ["once", "all"])]
+    #[arg(long, value_name = "once|all", default_value = "once", value_parser = ["once", "all"])]
     pub duplicates: String,
     /// GitHub Actions workflow commands (annotations) on stdout, at most 10
     /// errors and 10 warnings, the most important first; with
