@@ -230,8 +230,9 @@ impl Seen {
         let key = [id.0 as u64, (id.0 >> 64) as u64];
         let (repeat, kept) = self.look(game, key, result);
         if kept {
-            varint(&mut self.packed, game - self.last);
-            self.last = game;
+            // games come in order; a step back (a caller's) is kept as 0
+            varint(&mut self.packed, game.saturating_sub(self.last));
+            self.last = self.last.max(game);
             self.packed.extend_from_slice(&id.0.to_le_bytes());
             self.packed.push(result);
         }
@@ -326,7 +327,7 @@ impl Duplicates {
 
     /// Repeats still counted in the statistics.
     pub fn counted(&self) -> u64 {
-        self.games - self.left_out
+        self.games.saturating_sub(self.left_out)
     }
 }
 
