@@ -166,6 +166,84 @@ impl std::fmt::Display for GameId {
     }
 }
 
+/// A game's content identity (the findings' `content_id`), beside its
+/// text identity [`GameId`]: XXH3-128 of its `White`, `Black`, `Date` and
+/// `Round` tags (trimmed), its `FEN` tag (none for the standard start, written
+/// or not) and
+/// its mainline as replayed, each move as its from and to squares and
+/// promotion, so comments, clocks, NAGs, variations, other tags, their
+/// order and how a move is spelt (`Nf3`, `Ngf3`, `Ng1-f3`) do not count.
+/// The same game copied into two collections has one content id; the
+/// statistics count it once (`--duplicates once`). Past an illegal move
+/// the rest of the mainline counts as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ContentId(pub u128);
+
+impl std::fmt::Display for ContentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:032x}", self.0)
+    }
+}
+
+/// The tags of a game's content identity ([`ContentId`]), the start
+/// position last.
+const CONTENT_TAGS: [&str; 5] = ["White", "Black", "Date", "Round", "FEN"];
+
+/// The standard start position's FEN.
+const STANDARD_START: &[u8] = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Starts the bytes a [`ContentId`] hashes: each of [`CONTENT_TAGS`] as
+/// its length and its trimmed value (a missing tag is empty; of a repeated
+/// one, the last), found in one pass over the tags.
+fn content_start(buf: &mut Vec<u8>, game: &RawGame<'_>) {
+    let mut values: [&[u8]; 5] = [b""; 5];
+    for (name, value) in &game.tags {
+        if let Some(i) = CONTENT_TAGS.iter().position(|n| n.as_bytes() == *name) {
+            values[i] = trim(value);
+        }
+    }
+    // the standard start written out is the standard start
+    if values[4] == STANDARD_START {
+        values[4] = b"";
+    }
+    buf.clear();
+    for v in values {
+        buf.extend_from_slice(&(v.len() as u32).to_le_bytes());
+        buf.extend_from_slice(v);
+    }
+}
+
+/// A move played, in a [`ContentId`]'s bytes: from (6 bits), to (6) and
+/// promotion or castling (4), in two bytes.
+#[inline]
+fn content_move(buf: &mut Vec<u8>, m: Move) {
+    let (from, to, extra) = match m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (from, to, promotion.map_or(0, |r| r as u16)),
+        Move::EnPassant { from, to } => (from, to, 8),
+        Move::Castle { king, rook } => (king, rook, 9),
+        Move::Put { to, .. } => (to, to, 15),
+    };
+    let code = from as u16 | (to as u16) << 6 | extra << 12;
+    buf.extend_from_slice(&code.to_le_bytes());
+}
+
+/// The moves not replayed (from an illegal one on), as written.
+fn content_rest(buf: &mut Vec<u8>, rest: &[SanPlus]) {
+    use std::io::Write as _;
+    if rest.is_empty() {
+        return;
+    }
+    buf.push(0xff);
+    for san in rest {
+        let _ = write!(buf, "{san} ");
+    }
+}
+
 /// Everything the audit of one game produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameReport {
@@ -180,6 +258,10 @@ pub struct GameReport {
     pub line: u64,
     /// The game's fingerprint; present when there are findings.
     pub id: Option<GameId>,
+    /// The game's content identity: present when it was judged (analysed
+    /// or invalid) and has findings, or the auditor reads facets (for the
+    /// statistics report, see [`Auditor::with_facets`]).
+    pub content: Option<ContentId>,
     /// Whether the game was analysed, invalid, skipped, or no game at all.
     pub status: Status,
     /// Mainline half-moves replayed (legal moves only).
@@ -230,6 +312,8 @@ pub struct Auditor {
     site: SiteRules,
     tags: TagSet,
     facets: bool,
+    /// The bytes of the current game's [`ContentId`], reused.
+    content: Vec<u8>,
 }
 
 impl Auditor {
@@ -287,6 +371,7 @@ impl Auditor {
             len: game.text.len() as u64,
             line: 0,
             id: None,
+            content: None,
             status: Status::Analysed,
             plies: 0,
             edition,
@@ -320,10 +405,17 @@ impl Auditor {
             None => self.mainline.result_token.unwrap_or("*").as_bytes(),
         };
 
+        // The statistics report counts every game by its content: the
+        // replay records the moves. Otherwise only the findings carry it,
+        // and the moves of a game with findings are played again after.
+        let record = self.facets;
+        if record {
+            content_start(&mut self.content, game);
+        }
         match start_position(game, variant) {
             Ok(p0) => {
                 self.site.start(game, day);
-                self.replay(p0, game, edition, result, &mut report)
+                self.replay(p0, game, edition, result, record, &mut report);
             }
             Err((side, reason)) => {
                 report.status = Status::Invalid;
@@ -337,6 +429,14 @@ impl Auditor {
                 });
             }
         }
+        if record || !report.findings.is_empty() {
+            if !record {
+                self.content_replayed(game, variant, report.plies);
+            }
+            let rest = &self.mainline.sans[report.plies as usize..];
+            content_rest(&mut self.content, rest);
+            report.content = Some(ContentId(xxhash_rust::xxh3::xxh3_128(&self.content)));
+        }
         if !report.findings.is_empty() {
             report.findings.sort_by_key(|f| (f.ply, f.kind));
             report.tags = Some(Box::new(ReportTags(self.tags.select(game))));
@@ -345,21 +445,41 @@ impl Auditor {
         report
     }
 
+    /// The bytes of the game's [`ContentId`] up to its first `plies`
+    /// moves, played again from its start (the replay did not record
+    /// them): the same resolution as the replay's, so the same bytes.
+    fn content_replayed(&mut self, game: &RawGame<'_>, variant: Variant, plies: u32) {
+        content_start(&mut self.content, game);
+        let Ok(mut pos) = start_position(game, variant) else {
+            return;
+        };
+        for san in &self.mainline.sans[..plies as usize] {
+            let Ok(m) = crate::san::resolve(&pos, san.san) else {
+                break;
+            };
+            content_move(&mut self.content, m);
+            pos.play_unchecked(m);
+        }
+    }
+
     /// Replays the mainline from `p0`, calling each rule's hooks in the
-    /// order [`crate::rules`] gives.
+    /// order [`crate::rules`] gives; records each move played for the
+    /// game's [`ContentId`] when `record`.
     fn replay(
         &mut self,
         p0: Chess,
         game: &RawGame<'_>,
         edition: Edition,
         result: &[u8],
+        record: bool,
         report: &mut GameReport,
     ) {
-        let (repetition, fifty, dead, site) = (
+        let (repetition, fifty, dead, site, content) = (
             &mut self.repetition,
             &mut self.fifty,
             &mut self.dead,
             &mut self.site,
+            &mut self.content,
         );
         repetition.start();
         fifty.start();
@@ -383,6 +503,9 @@ impl Auditor {
             dead.position(&at);
             site.position(&at, occurrences);
             let Some(m) = next else { break };
+            if record {
+                content_move(content, m);
+            }
             dead.played(m);
             repetition.play(&mut pos, m);
             ply += 1;

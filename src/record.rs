@@ -11,10 +11,11 @@ use crate::finding::{side_name, Detail};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The names of the fields of a line: a tag of the same name is left out.
-pub const FIELDS: [&str; 27] = [
+pub const FIELDS: [&str; 28] = [
     "file",
     "game",
     "game_id",
+    "content_id",
     "offset",
     "line",
     "kind",

@@ -34,6 +34,7 @@ HEAD = [
     ("file", pa.string(), False),
     ("game", pa.uint64(), False),
     ("game_id", pa.string(), True),
+    ("content_id", pa.string(), True),
     ("offset", pa.uint64(), False),
     ("line", pa.uint64(), False),
     ("kind", pa.string(), False),

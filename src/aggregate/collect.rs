@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::ops::AddAssign;
 
+use super::duplicates::{result_code, Seen};
 use super::event;
 use super::model::{
     Aggregate, Bucket, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, SiteCounts,
@@ -45,9 +46,21 @@ impl Aggregator {
             laws: laws.to_string(),
             dead: dead.to_string(),
             inputs: Vec::new(),
-            tally: Tally::default(),
+            tally: Tally {
+                seen: Seen::new("once"),
+                ..Tally::default()
+            },
             result: None,
         }
+    }
+
+    /// Whether a game that repeats an earlier one (its content id) is left
+    /// out of the statistics (`true`, the default: `--duplicates once`) or
+    /// counted again (`--duplicates all`); repeats are listed either way.
+    pub fn with_duplicates(mut self, once: bool) -> Aggregator {
+        self.tally.all = !once;
+        self.tally.seen = Seen::new(if once { "once" } else { "all" });
+        self
     }
 
     fn run_part(&self, run: &RunOutcome) -> RunPart {
@@ -66,6 +79,7 @@ impl Aggregator {
 impl Sink for Aggregator {
     fn begin_input(&mut self, file: &str) -> io::Result<()> {
         self.inputs.push(file.to_string());
+        self.tally.seen.begin_input(file);
         Ok(())
     }
 
@@ -79,7 +93,8 @@ impl Sink for Aggregator {
     }
 
     fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
-        let a = self.tally.aggregate(self.run_part(run));
+        let part = self.run_part(run);
+        let a = self.tally.aggregate(part);
         if let Some(out) = &mut self.out {
             serde_json::to_writer(&mut *out, &a).map_err(io::Error::other)?;
             out.write_all(b"\n")?;
@@ -255,6 +270,10 @@ impl Players {
 #[derive(Default)]
 struct Tally {
     games: Games,
+    /// Repeats of earlier games.
+    seen: Seen,
+    /// Repeats count in the statistics too (`--duplicates all`).
+    all: bool,
     /// Findings of each kind (one per game and kind).
     kinds: ByKind<u64>,
     /// Of the missed claims' kinds.
@@ -288,6 +307,13 @@ impl Tally {
         let r = game.report;
         if !count_status(&mut self.games, r.status) {
             return;
+        }
+        if let Some(id) = r.content {
+            let result = result_code(Facets::get(r.facets.result, game.text));
+            if self.seen.game(game.index, id, result) && !self.all {
+                self.seen.left_out();
+                return;
+            }
         }
         self.games.plies += u64::from(r.plies);
         if !r.findings.is_empty() {
@@ -379,7 +405,7 @@ impl Tally {
     }
 
     /// The aggregate of what was counted, for the run `run`.
-    fn aggregate(&self, run: RunPart) -> Aggregate {
+    fn aggregate(&mut self, run: RunPart) -> Aggregate {
         let points = self.points.events();
         Aggregate {
             schema_version: AGGREGATE_VERSION,
@@ -404,6 +430,7 @@ impl Tally {
                 .filter(|(_, c)| c.games > 0)
                 .map(|(s, c)| (s.name().to_string(), c))
                 .collect(),
+            duplicates: self.seen.duplicates(),
         }
     }
 

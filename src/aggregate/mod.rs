@@ -15,14 +15,19 @@
 //! collect   the Aggregator sink: what it counts per game
 //! points    Art. 11 per event: standings as recorded and as the Laws give them, corrections
 //! event     an event's identity (Event, Site, year) and its name for people
+//! duplicates  games repeated (one content id): counted once, listed, merged
 //! ```
 
 mod collect;
+mod duplicates;
 pub mod event;
 mod model;
 mod points;
 
 pub use collect::Aggregator;
+pub use duplicates::{
+    DuplicateRow, Duplicates, GameAt, InputIds, PairCounts, DUPLICATE_EXAMPLES, ID_CAP,
+};
 pub use model::{
     merge_files, merge_texts, Aggregate, Bucket, Correction, EventPoints, ExampleRow, Games,
     KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION, EVENT_PLAYER_CAP, EXAMPLES_PER_KIND,

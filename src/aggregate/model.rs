@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::duplicates::Duplicates;
 pub use crate::stats::SiteCounts;
 
 /// The version of the aggregate JSON.
@@ -53,6 +54,12 @@ pub struct Aggregate {
     /// Per site whose rules judged games (SPEC "Site rules"), by its name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sites: BTreeMap<String, SiteCounts>,
+    /// Games that repeat an earlier one ([`crate::audit::ContentId`]), left
+    /// out of every count above with `--duplicates once` (except `games`'
+    /// read, analysed and invalid, which account for the input). Absent
+    /// from aggregates written before it.
+    #[serde(default)]
+    pub duplicates: Duplicates,
 }
 
 /// Findings kept as examples, per kind.
@@ -331,6 +338,7 @@ impl Aggregate {
             let room = EXAMPLES_PER_KIND.saturating_sub(mine.len());
             mine.extend(rows.iter().take(room).cloned());
         }
+        self.duplicates.merge(&other.duplicates);
     }
 
     /// The JSON with the `run` key left out and keys sorted: what must be

@@ -100,6 +100,13 @@ pub struct AuditArgs {
     /// charts and tables, offline, nothing fetched.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
+    /// In the statistics report (--report-json, --html): a game that
+    /// repeats an earlier one (same players, date, round, start position
+    /// and moves; comments, clocks, other tags ignored) counts once, its
+    /// first occurrence in input order (once), or each time (all). Repeats
+    /// are listed either way; the findings list every game as given.
+    #[arg(long, value_name = "once|all", default_value = "once", value_parser = ["once", "all"])]
+    pub duplicates: String,
     /// GitHub Actions workflow commands (annotations) on stdout, at most 10
     /// errors and 10 warnings, the most important first; with
     /// GITHUB_STEP_SUMMARY set, a Markdown summary appended to it.
@@ -286,7 +293,10 @@ impl Outputs {
                 Some(p) => Some(open_output(p)?),
                 None => None,
             };
-            o.aggregator = Some(Aggregator::new(json, args.laws.name(), args.dead.name()));
+            o.aggregator = Some(
+                Aggregator::new(json, args.laws.name(), args.dead.name())
+                    .with_duplicates(args.duplicates == "once"),
+            );
         }
         Ok(o)
     }

@@ -102,6 +102,7 @@ fn schema_of(tags: &TagColumns) -> Schema {
         text("file", false),
         field("game", DataType::UInt64, false),
         text("game_id", true),
+        text("content_id", true),
         field("offset", DataType::UInt64, false),
         field("line", DataType::UInt64, false),
         text("kind", false),
@@ -143,6 +144,7 @@ struct Columns {
     file: StringBuilder,
     game: UInt64Builder,
     game_id: StringBuilder,
+    content_id: StringBuilder,
     offset: UInt64Builder,
     line: UInt64Builder,
     kind: StringBuilder,
@@ -171,6 +173,7 @@ impl Columns {
             file: StringBuilder::new(),
             game: UInt64Builder::new(),
             game_id: StringBuilder::new(),
+            content_id: StringBuilder::new(),
             offset: UInt64Builder::new(),
             line: UInt64Builder::new(),
             kind: StringBuilder::new(),
@@ -211,19 +214,26 @@ impl Columns {
         Ok(())
     }
 
-    /// The game's columns: where it is and its fingerprint.
+    /// The game's columns: where it is, its fingerprint and its content
+    /// identity.
     fn push_place(&mut self, file: &str, index: u64, r: &GameReport) {
+        use std::fmt::Write;
         self.file.append_value(file);
         self.game.append_value(index);
-        match r.id {
-            Some(id) => {
-                use std::fmt::Write;
-                self.id.clear();
-                // formatting into a String cannot fail
-                let _ = write!(self.id, "{id}");
-                self.game_id.append_value(&self.id);
+        let ids: [(Option<&dyn std::fmt::Display>, &mut StringBuilder); 2] = [
+            (r.id.as_ref().map(|i| i as _), &mut self.game_id),
+            (r.content.as_ref().map(|i| i as _), &mut self.content_id),
+        ];
+        for (id, column) in ids {
+            match id {
+                Some(id) => {
+                    self.id.clear();
+                    // formatting into a String cannot fail
+                    let _ = write!(self.id, "{id}");
+                    column.append_value(&self.id);
+                }
+                None => column.append_null(),
             }
-            None => self.game_id.append_null(),
         }
         self.offset.append_value(r.offset);
         self.line.append_value(r.line);
@@ -271,6 +281,7 @@ impl Columns {
             Arc::new(self.file.finish()),
             Arc::new(self.game.finish()),
             Arc::new(self.game_id.finish()),
+            Arc::new(self.content_id.finish()),
             Arc::new(self.offset.finish()),
             Arc::new(self.line.finish()),
             Arc::new(self.kind.finish()),

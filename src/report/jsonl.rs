@@ -128,6 +128,9 @@ pub fn write_line(out: &mut Vec<u8>, file: &str, index: u64, report: &GameReport
         None => write!(out, "null"),
     }
     .expect("writing to a Vec");
+    if let Some(c) = report.content {
+        write!(out, ",\"content_id\":\"{c}\"").expect("writing to a Vec");
+    }
     write!(
         out,
         ",\"offset\":{},\"line\":{},\"kind\":\"{}\",\"article\":\"{}\",\"ply\":{},\"move_number\":{},\"side\":\"{}\"",

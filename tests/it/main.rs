@@ -10,6 +10,7 @@ mod ci_wiring;
 mod cli;
 mod corpus;
 mod diff;
+mod duplicates;
 mod export;
 mod gate;
 mod golden;

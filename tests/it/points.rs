@@ -8,22 +8,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::util::{self, bin, text, Needs};
+use crate::util::{self, bin, tagged_game as game, text, Needs};
 use pgn_arbiter::aggregate::Aggregate;
 use pgn_arbiter::report::html::render;
 use serde_json::{json, Value};
 
 /// Fool's mate scored as a draw: the Laws give 0-1.
 const MATE: &str = "1. f3 e5 2. g4 Qh4#";
-
-fn game(tags: &[(&str, &str)], moves: &str, result: &str) -> String {
-    let mut s = String::new();
-    for (k, v) in tags {
-        s.push_str(&format!("[{k} \"{v}\"]\n"));
-    }
-    s.push_str(&format!("[Result \"{result}\"]\n\n{moves} {result}\n\n"));
-    s
-}
 
 /// `audit --report-json --html` over `pgn`: the aggregate and the page.
 fn report(dir: &Path, pgns: &[&Path]) -> (Value, String) {

@@ -34,6 +34,17 @@ pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     p
 }
 
+/// A game with these tags, a `Result` tag and these moves, ended by the
+/// result.
+pub fn tagged_game(tags: &[(&str, &str)], moves: &str, result: &str) -> String {
+    let mut s = String::new();
+    for (k, v) in tags {
+        s.push_str(&format!("[{k} \"{v}\"]\n"));
+    }
+    s.push_str(&format!("[Result \"{result}\"]\n\n{moves} {result}\n\n"));
+    s
+}
+
 /// JSON Lines: UTF-8, one JSON value per line.
 pub fn json_lines(bytes: &[u8]) -> Vec<Value> {
     std::str::from_utf8(bytes)

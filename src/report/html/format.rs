@@ -74,7 +74,8 @@ pub(super) fn f(x: f64) -> String {
 }
 
 /// Games judged: analysed + invalid (skipped games of other variants are
-/// not judged); the base of every share and rate.
+/// not judged), but the repeats of earlier games left out of the figures
+/// (`--duplicates once`); the base of every share and rate.
 pub(super) fn judged(agg: &Aggregate) -> u64 {
-    agg.games.analysed + agg.games.invalid
+    (agg.games.analysed + agg.games.invalid).saturating_sub(agg.duplicates.left_out)
 }

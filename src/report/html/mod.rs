@@ -15,13 +15,14 @@
 //! The page is cut by concern: `style` holds the head and style sheet,
 //! `format` how a figure is written, `names` what kinds and buckets are
 //! called and in which order they come, `svg` the charts; the sections are
-//! written by `sections`, `points` (Art. 11), `sites` (the sites' own
-//! rules) and `breakdowns`. Imports run
+//! written by `sections`, `duplicates` (games repeated), `points` (Art. 11),
+//! `sites` (the sites' own rules) and `breakdowns`. Imports run
 //! one way (sections use the charts, both use names and formatting) and no
 //! module imports from this file, so each can be read without the others
 //! that use it.
 
 mod breakdowns;
+mod duplicates;
 mod format;
 mod names;
 mod points;
@@ -41,6 +42,7 @@ pub fn render(agg: &Aggregate) -> String {
     sections::header(&mut s, agg);
     sections::contents(&mut s, agg);
     sections::games(&mut s, agg);
+    duplicates::duplicates(&mut s, agg);
     sections::kinds(&mut s, agg);
     sections::by_year(&mut s, agg);
     sections::heat_maps(&mut s, agg);

@@ -81,11 +81,14 @@ pub(super) fn header(s: &mut String, agg: &Aggregate) {
 }
 
 pub(super) fn contents(s: &mut String, agg: &Aggregate) {
-    let mut items = vec![
-        ("games", "Games"),
+    let mut items = vec![("games", "Games")];
+    if !agg.duplicates.mode.is_empty() {
+        items.push(("duplicates", "Duplicate games"));
+    }
+    items.extend([
         ("kinds", "Findings by kind"),
         ("year", "Findings per 1,000 games by year"),
-    ];
+    ]);
     if agg.by.contains_key("time_control_rating") {
         items.push(("heat-map", "Time control × rating"));
     }
@@ -166,10 +169,19 @@ pub(super) fn games(s: &mut String, agg: &Aggregate) {
             )
         }
     );
+    let left_out = agg.duplicates.left_out;
     let _ = writeln!(
         s,
-        "<p>Shares and rates below are of the {} judged (analysed + invalid).</p>",
-        crate::text::count(judged(agg), "game", "games")
+        "<p>Shares and rates below are of the {} judged (analysed + invalid{}).</p>",
+        crate::text::count(judged(agg), "game", "games"),
+        if left_out > 0 {
+            format!(
+                ", but the {} of earlier games left out: see <a href=\"#duplicates\">Duplicate games</a>",
+                crate::text::count(left_out, "repeat", "repeats")
+            )
+        } else {
+            String::new()
+        }
     );
 }
 

@@ -1,0 +1,145 @@
+//! The section "Duplicate games": how many games repeat an earlier one
+//! (one content id: players, date, round, start position, moves), whether
+//! they were left out of the figures, per pair of files, and examples,
+//! those whose recorded results differ first (a maintainer wants those).
+
+use std::fmt::Write as _;
+
+use super::format::{count_cell, esc};
+use crate::aggregate::{Aggregate, DuplicateRow, GameAt, DUPLICATE_EXAMPLES};
+use crate::text::thousands;
+
+pub(super) fn duplicates(s: &mut String, agg: &Aggregate) {
+    let d = &agg.duplicates;
+    if d.mode.is_empty() {
+        return;
+    }
+    s.push_str("<h2 id=\"duplicates\">Duplicate games</h2>\n");
+    s.push_str(
+        "<p>A game repeats an earlier one (in input order: file by file, game by game) when its players, date, round, \
+         start position and moves as played are the same; comments, clocks, variations, other tags and how moves are \
+         spelt do not count (the findings' <code>content_id</code>). ",
+    );
+    let _ = match d.mode.as_str() {
+        "once" => write!(
+            s,
+            "Each game counts once, at its first occurrence: the repeats are left out of every figure of this page \
+             but the games read, analysed and invalid (<code>--duplicates once</code>)."
+        ),
+        "all" => write!(
+            s,
+            "Repeats count each time they occur in every figure of this page (<code>--duplicates all</code>)."
+        ),
+        _ => write!(s, "The merged runs counted repeats differently (once and all)."),
+    };
+    if d.counted() > 0 && d.mode != "all" {
+        let _ = write!(
+            s,
+            " {} repeats were found across merged aggregates: they stay counted in the figures of the aggregate that \
+             counted them (a merge cannot take a game out of the counts).",
+            thousands(d.counted())
+        );
+    }
+    s.push_str("</p>\n<table>\n");
+    let row = |s: &mut String, name: &str, key: &str, n: u64, note: &str| {
+        let _ = writeln!(
+            s,
+            "<tr><th>{name}</th>{}<td class=\"note\">{note}</td></tr>",
+            count_cell(n, &["duplicates", key])
+        );
+    };
+    row(
+        s,
+        "repeats",
+        "games",
+        d.games,
+        "games judged repeating an earlier one",
+    );
+    row(
+        s,
+        "results differ",
+        "results_differ",
+        d.results_differ,
+        "the repeat's Result is not the first occurrence's",
+    );
+    row(
+        s,
+        "left out",
+        "left_out",
+        d.left_out,
+        "of the figures of this page",
+    );
+    if d.untracked > 0 {
+        row(
+            s,
+            "not looked for",
+            "untracked",
+            d.untracked,
+            "games beyond the ids kept (bounded memory)",
+        );
+    }
+    s.push_str("</table>\n");
+    pairs(s, agg);
+    let lists = [
+        (
+            &d.results_differ_examples,
+            "Repeats whose results differ",
+            "duplicates-differ",
+        ),
+        (&d.examples, "Other repeats", "duplicates-same"),
+    ];
+    for (rows, title, id) in lists {
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "<h3 id=\"{id}\">{title} (the first {DUPLICATE_EXAMPLES})</h3>\n<table>\
+             <tr><th>first</th><th>result</th><th>repeated in</th><th>result</th><th>content id</th></tr>"
+        );
+        for r in rows {
+            example(s, r);
+        }
+        s.push_str("</table>\n");
+    }
+}
+
+/// Per pair of files: the repeats and those whose results differ.
+fn pairs(s: &mut String, agg: &Aggregate) {
+    let d = &agg.duplicates;
+    if d.pairs.is_empty() {
+        return;
+    }
+    s.push_str(
+        "<table id=\"duplicate-pairs\"><thead><tr><th>first occurrence in</th><th>repeated in</th>\
+         <th class=\"n\">games</th><th class=\"n\">results differ</th></tr></thead>\n<tbody>\n",
+    );
+    for (first, later) in &d.pairs {
+        for (file, c) in later {
+            let path = ["duplicates", "pairs", first.as_str(), file.as_str()];
+            let _ = writeln!(
+                s,
+                "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td>{}{}</tr>",
+                esc(first),
+                esc(file),
+                count_cell(c.games, &[&path[..], &["games"]].concat()),
+                count_cell(c.results_differ, &[&path[..], &["results_differ"]].concat()),
+            );
+        }
+    }
+    s.push_str("</tbody></table>\n");
+}
+
+fn example(s: &mut String, r: &DuplicateRow) {
+    let at = |g: &GameAt| format!("{} game {}", esc(&g.file), g.game);
+    let _ = writeln!(
+        s,
+        "<tr><td class=\"name\">{}</td><td class=\"nw\">{}</td><td class=\"name\">{}</td><td class=\"nw\">{}</td>\
+         <td><code>{}</code></td></tr>",
+        at(&r.first),
+        esc(&r.first.result),
+        at(&r.later),
+        esc(&r.later.result),
+        esc(&r.content_id)
+    );
+}
