@@ -313,11 +313,28 @@ impl Duplicates {
         };
         let mut s = Seen::resume(self);
         for input in &other.ids {
-            s.files.push(input.file.clone());
+            // The next part of the same file (`crate::parts`, numbered as
+            // in the whole file): its games continue that file's entry.
+            let last_game = |l: &InputIds| unpacked(&l.games).last().map(|g| g.0);
+            let continues = s.dup.ids.last().is_some_and(|l| {
+                l.file == input.file
+                    && match (last_game(l), unpacked(&input.games).next()) {
+                        (Some(last), Some(first)) => first.0 > last,
+                        _ => false,
+                    }
+            });
+            if !continues {
+                s.files.push(input.file.clone());
+            }
             for (game, id, result) in unpacked(&input.games) {
                 s.look(game, id, result);
             }
-            s.dup.ids.push(input.clone());
+            match s.dup.ids.last_mut() {
+                Some(l) if continues => {
+                    l.games = packed_text(unpacked(&l.games).chain(unpacked(&input.games)));
+                }
+                _ => s.dup.ids.push(input.clone()),
+            }
         }
         s.dup.left_out += other.left_out;
         s.dup.untracked += other.untracked;
@@ -325,10 +342,44 @@ impl Duplicates {
         *self = s.dup;
     }
 
+    /// Numbers the games of `file` as in a whole of which they are the
+    /// games after the first `by` (a part's games, `crate::parts`).
+    pub fn shift_games(&mut self, file: &str, by: u64) {
+        if by == 0 {
+            return;
+        }
+        let rows = self.results_differ_examples.iter_mut();
+        for row in rows.chain(self.examples.iter_mut()) {
+            for at in [&mut row.first, &mut row.later] {
+                if at.file == file {
+                    at.game += by;
+                }
+            }
+        }
+        for input in self.ids.iter_mut().filter(|i| i.file == file) {
+            input.games = packed_text(unpacked(&input.games).map(|(g, id, r)| (g + by, id, r)));
+        }
+    }
+
     /// Repeats still counted in the statistics.
     pub fn counted(&self) -> u64 {
         self.games.saturating_sub(self.left_out)
     }
+}
+
+/// Games (0-based number, id, result), in order, packed as
+/// [`InputIds::games`].
+fn packed_text(games: impl Iterator<Item = (u64, [u64; 2], u8)>) -> String {
+    let mut out = Vec::new();
+    let mut last = 0;
+    for (game, id, result) in games {
+        varint(&mut out, game.saturating_sub(last));
+        last = last.max(game);
+        out.extend_from_slice(&id[0].to_le_bytes());
+        out.extend_from_slice(&id[1].to_le_bytes());
+        out.push(result);
+    }
+    base64(&out)
 }
 
 /// Appends `n` as LEB128.

@@ -59,8 +59,7 @@ pub fn open(path: &Path, read: Arc<AtomicU64>) -> io::Result<Rows> {
 
 /// The compressed size of each row group of `path` (a plan's weights).
 pub fn row_group_sizes(path: &Path) -> io::Result<Vec<u64>> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)
-        .map_err(invalid)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?).map_err(invalid)?;
     Ok(builder
         .metadata()
         .row_groups()

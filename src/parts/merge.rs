@@ -212,6 +212,7 @@ fn renumber(a: &mut Aggregate, file: &str, by: &Shift) {
             c.game += by.games;
         }
     }
+    a.duplicates.shift_games(file, by.games);
 }
 
 impl Findings for Vec<u8> {
