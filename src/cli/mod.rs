@@ -82,6 +82,31 @@ pub enum Command {
     /// Compare the findings of two runs (JSON Lines), games matched by game_id.
     #[command(after_help = EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    /// on stdout, e.g. pgn-arbiter completions bash > ~/.local/share/bash-completion/completions/pgn-arbiter
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout, e.g. pgn-arbiter man > pgn-arbiter.1
+    Man,
+}
+
+/// The completion script or the man page, from the command line's own
+/// definition (clap_complete, clap_mangen), so they never drift from it.
+fn generated(command: &Command) -> Result<Exit, Error> {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    let mut out = std::io::stdout().lock();
+    match command {
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut cmd, "pgn-arbiter", &mut out);
+        }
+        _ => clap_mangen::Man::new(cmd).render(&mut out)?,
+    }
+    std::io::Write::flush(&mut out)?;
+    Ok(Exit::Ok)
 }
 
 /// How a run ended, as ripgrep and dbt use exit codes.
@@ -124,6 +149,7 @@ pub fn main() -> i32 {
         Command::Report(args) => report::run(args),
         Command::Plan(args) => parts::plan(args),
         Command::Merge(args) => parts::merge(args),
+        c @ (Command::Completions { .. } | Command::Man) => generated(c),
     };
     match result {
         Ok(exit) => exit.code(),

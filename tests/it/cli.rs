@@ -324,3 +324,31 @@ fn plain_then_zstd_on_stdin_is_an_error_naming_where() {
         }
     }
 }
+
+/// Issue 23: shell completions and a man page, generated from the command
+/// line's own definition (clap_complete, clap_mangen).
+#[test]
+fn completions_and_the_man_page_come_from_the_command_line() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = bin().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        for word in ["pgn-arbiter", "audit", "fail-on", "threads", "position"] {
+            assert!(script.contains(word), "{shell}: {word}");
+        }
+    }
+    let out = bin().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+    let out = bin().arg("man").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH pgn-arbiter 1"), "{page}");
+    assert!(
+        page.contains("audit") && page.contains("completions"),
+        "{page}"
+    );
+}
