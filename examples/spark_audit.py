@@ -17,10 +17,10 @@ lines of each whole file; the summary but for ``seconds`` and ``threads``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from pathlib import Path
+
+import merged_output
 
 
 def audit_with_spark(spark, paths, parts):
@@ -42,7 +42,6 @@ def main(argv=None):
     parser.add_argument("--parts", type=int, default=64, help="about how many parts")
     args = parser.parse_args(argv)
 
-    import pyarrow.parquet as pq
     from pyspark.sql import SparkSession
 
     started = time.perf_counter()
@@ -54,15 +53,7 @@ def main(argv=None):
         tasks = time.perf_counter() - tasks
     finally:
         spark.stop()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    pq.write_table(findings, out / "findings.parquet", compression="zstd")
-    summary["seconds"] = time.perf_counter() - started
-    (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    print(f"{summary['total']['games_read']:,} games, {findings.num_rows:,} findings, "
-          f"{summary['seconds']:.1f} s (the tasks {tasks:.1f} s, start and stop the rest): "
-          f"{out}/findings.parquet, {out}/summary.json")
-    return 2 if summary["input_errors"] else 0
+    return merged_output.write(args.out, findings, summary, started, tasks)
 
 
 if __name__ == "__main__":
