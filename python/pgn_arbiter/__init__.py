@@ -45,7 +45,9 @@ def audit(
     tags: Optional[str] = None,
     errors: str = "raise",
 ) -> Tuple[pa.Table, dict]:
-    """Audit PGN files (``.pgn``, ``.pgn.zst``, or directories of them).
+    """Audit PGN files (``.pgn``, ``.pgn.zst``), Parquet files of games in the
+    layout of the Lichess dataset on Hugging Face (``.parquet``), or
+    directories of them.
 
     ``laws``: ``"auto"`` (by each game's date), ``"2001"``, ``"2014"`` or
     ``"2018"``. ``dead``: ``"material"``, ``"quick"`` (the default) or
