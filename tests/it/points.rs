@@ -243,18 +243,6 @@ fn every_player_whose_points_or_rank_change_is_shown_and_marked_apart() {
     assert!(!html.contains("missed claims (all events)"));
 }
 
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Competition ranks (1, 2, 2, 4), higher first.
 fn ranks(values: &[u64]) -> Vec<usize> {
     values
@@ -299,7 +287,7 @@ fn on_the_shared_corpus_events_are_told_apart_and_every_change_is_shown() {
             let cells = format!(
                 "<td class=\"name\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"nw\">{}</td>",
                 esc(c["file"].as_str().unwrap()),
-                thousands(c["game"].as_u64().unwrap()),
+                pgn_arbiter::text::thousands(c["game"].as_u64().unwrap()),
                 esc(c["round"].as_str().unwrap_or("-")),
                 esc(c["date"].as_str().unwrap_or("-")),
             );

@@ -500,60 +500,11 @@ const fn knight_distances() -> [u8; 64 * 64] {
 mod tests {
     use super::*;
 
-    /// Every key [`child_key`] gives equals the key computed from scratch,
-    /// over random games from positions with castling rights, e.p. squares
-    /// and kings that walk; and king moves are updated, not only recomputed.
-    #[test]
-    fn child_keys_equal_keys_from_scratch() {
+    /// Calls `visit` with every legal move of every position of 40 random
+    /// games of up to 80 plies from each of `fens` (xorshift from `seed`).
+    fn random_games(fens: &[&str], seed: u64, mut visit: impl FnMut(&Chess, Move)) {
         use shakmaty::{fen::Fen, CastlingMode};
-        let fens = [
-            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-            "4k3/2p5/8/3P4/8/8/8/R3K3 b Q - 0 1",
-            "8/8/3k4/8/2K5/8/1P6/8 w - - 0 1",
-        ];
-        let (mut state, mut updated_kings) = (0x9e37_79b9_7f4a_7c15_u64, 0);
-        for fen in fens {
-            for _ in 0..40 {
-                let mut pos: Chess = fen
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Standard)
-                    .unwrap();
-                for _ in 0..80 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let m = moves[(state % moves.len() as u64) as usize];
-                    let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
-                    let next = child_key(&pos, key, m);
-                    let king = m.role() == Role::King && !m.is_castle();
-                    pos.play_unchecked(m);
-                    if let Some(next) = next {
-                        assert_eq!(next, pos.zobrist_hash(EnPassantMode::Legal));
-                        updated_kings += u32::from(king);
-                    }
-                }
-            }
-        }
-        assert!(updated_kings > 100, "{updated_kings}");
-    }
-
-    /// [`gives_check`] answers as playing the move and asking
-    /// `is_check` does, on every legal move of random games (promotions,
-    /// captures, discovered checks, kings walking into view).
-    #[test]
-    fn gives_check_agrees_with_playing_the_move() {
-        use shakmaty::{fen::Fen, CastlingMode};
-        let fens = [
-            "r3k2r/pppq1ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
-            "4k3/1P4P1/8/3q4/8/4B3/3R4/1B2K2R w K - 0 1",
-            "8/8/3k4/8/2K5/8/1P6/8 w - - 0 1",
-        ];
-        let (mut state, mut checks, mut answered) = (0x2545_f491_4f6c_dd1d_u64, 0, 0);
+        let mut state = seed;
         for fen in fens {
             for _ in 0..40 {
                 let mut pos: Chess = fen
@@ -567,18 +518,7 @@ mod tests {
                         break;
                     }
                     for &m in &moves {
-                        if let Some(check) = gives_check(&pos, m) {
-                            let mut after = pos.clone();
-                            after.play_unchecked(m);
-                            assert_eq!(
-                                check,
-                                after.is_check(),
-                                "{m:?} in {}",
-                                Fen::from_position(&pos, EnPassantMode::Legal)
-                            );
-                            checks += u32::from(check);
-                            answered += 1;
-                        }
+                        visit(&pos, m);
                     }
                     state ^= state << 13;
                     state ^= state >> 7;
@@ -587,6 +527,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every key [`child_key`] gives equals the key computed from scratch,
+    /// over random games from positions with castling rights, e.p. squares
+    /// and kings that walk; and king moves are updated, not only recomputed.
+    #[test]
+    fn child_keys_equal_keys_from_scratch() {
+        let fens = [
+            "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "4k3/2p5/8/3P4/8/8/8/R3K3 b Q - 0 1",
+            "8/8/3k4/8/2K5/8/1P6/8 w - - 0 1",
+        ];
+        let mut updated_kings = 0;
+        random_games(&fens, 0x9e37_79b9_7f4a_7c15, |pos, m| {
+            let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+            if let Some(next) = child_key(pos, key, m) {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                assert_eq!(next, after.zobrist_hash(EnPassantMode::Legal));
+                updated_kings += u32::from(m.role() == Role::King && !m.is_castle());
+            }
+        });
+        assert!(updated_kings > 100, "{updated_kings}");
+    }
+
+    /// [`gives_check`] answers as playing the move and asking
+    /// `is_check` does, on every legal move of random games (promotions,
+    /// captures, discovered checks, kings walking into view).
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        use shakmaty::fen::Fen;
+        let fens = [
+            "r3k2r/pppq1ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "4k3/1P4P1/8/3q4/8/4B3/3R4/1B2K2R w K - 0 1",
+            "8/8/3k4/8/2K5/8/1P6/8 w - - 0 1",
+        ];
+        let (mut checks, mut answered) = (0, 0);
+        random_games(&fens, 0x2545_f491_4f6c_dd1d, |pos, m| {
+            if let Some(check) = gives_check(pos, m) {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
+                assert_eq!(check, after.is_check(), "{m:?} in {fen}");
+                checks += u32::from(check);
+                answered += 1;
+            }
+        });
         assert!(checks > 500 && answered > 10_000, "{checks} {answered}");
     }
 
