@@ -603,3 +603,20 @@ fn position_file_dash_reads_stdin() {
     assert_eq!(lines[0]["line"], 2);
     assert_eq!(lines[0]["label"], "kings");
 }
+
+/// chess.com's game 170 (Carlsen, 2017): White's flag fell with K+P
+/// against K+N, scored ½-½; Black mates only after White's pawn becomes a
+/// bishop that blocks its own king in (g8=B … Ka1, Bb1, Nb3#). A bishop
+/// promoted on g8 (a light square) can only block on light squares, so the
+/// search aims first at the corner whose blocking square is light (a1,
+/// blocked from b1). Aimed at h1 (blocked from g1, a dark square), the
+/// mate took over half a million nodes: four fifths of that file's audit.
+#[test]
+fn a_lone_knight_aims_at_the_corner_the_promoted_bishop_can_block() {
+    let pos = read_position("8/4k3/6P1/5K2/8/8/5n2/8 w - - 1 61").unwrap();
+    let mut analyzer = Analyzer::new();
+    let line = analyzer
+        .find_witness(&pos, Color::Black, 50_000)
+        .expect("a mate within 50,000 nodes");
+    assert_witness(&pos, Color::Black, &line, 0);
+}

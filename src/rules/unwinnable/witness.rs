@@ -102,9 +102,16 @@ impl Targets {
 
     fn new(pos: &Chess, winner: Color) -> Targets {
         let board = pos.board();
-        let dark_corner = (board.bishops() & board.by_color(winner) & Bitboard::DARK_SQUARES).any()
-            || ((board.bishops() & board.by_color(winner)).is_empty()
-                && (board.bishops() & board.by_color(!winner) & Bitboard::LIGHT_SQUARES).any());
+        let dark_corner = match blocker_colour(pos, winner) {
+            // The block square is of the corner's other colour.
+            Some(light_block) => light_block,
+            None => {
+                (board.bishops() & board.by_color(winner) & Bitboard::DARK_SQUARES).any()
+                    || ((board.bishops() & board.by_color(winner)).is_empty()
+                        && (board.bishops() & board.by_color(!winner) & Bitboard::LIGHT_SQUARES)
+                            .any())
+            }
+        };
         // Drawn for White winning with a dark corner (h8), then mirrored.
         let (mut corner, mut guard, mut block) = (Square::H8, Square::H6, Square::G8);
         if !dark_corner {
@@ -427,6 +434,26 @@ fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
         return (board.bishops() & !colour).is_empty() && (theirs & board.knights()).is_empty();
     }
     false
+}
+
+/// A lone knight with no bishop on the board mates only against a man of
+/// the loser's that blocks its king in; that man is to come from the
+/// loser's pawn nearest its queening square, and a bishop promoted there
+/// blocks only on squares of that square's colour. `Some(true)` when that
+/// queening square is light (`None`: not this case, or no pawn).
+fn blocker_colour(pos: &Chess, winner: Color) -> Option<bool> {
+    let board = pos.board();
+    if board.bishops().any() || !needs_loser_promotion(pos, winner) {
+        return None;
+    }
+    let loser = !winner;
+    let pawns = board.pawns() & board.by_color(loser);
+    let nearest = match loser {
+        Color::White => pawns.last(),
+        Color::Black => pawns.first(),
+    }?;
+    let queening = Square::from_coords(nearest.file(), loser.fold_wb(Rank::Eighth, Rank::First));
+    Some(Bitboard::LIGHT_SQUARES.contains(queening))
 }
 
 /// King moves between two squares on an empty board (shakmaty's
