@@ -89,19 +89,7 @@ fn to_pyarrow<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, P
 /// seen no value of) is a missing tag: `Ok(None)`. An error names the
 /// column (issue 23: "a column of Null" said not which).
 fn column_texts(array: &Bound<'_, PyAny>, column: &str) -> PyResult<Option<Vec<Option<String>>>> {
-    let mut ffi_array = FFI_ArrowArray::empty();
-    let mut ffi_schema = FFI_ArrowSchema::empty();
-    array.call_method1(
-        "_export_to_c",
-        (
-            addr_of_mut!(ffi_array) as usize,
-            addr_of_mut!(ffi_schema) as usize,
-        ),
-    )?;
-    // SAFETY: pyarrow has just filled both structs per the C Data Interface.
-    let data = unsafe { from_ffi(ffi_array, &ffi_schema) }
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let array = arrow_array::make_array(data);
+    let array = import_array(array)?;
     let t = array.data_type();
     if column == "movetext" {
         if !matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) {
@@ -116,7 +104,9 @@ fn column_texts(array: &Bound<'_, PyAny>, column: &str) -> PyResult<Option<Vec<O
             "column {column} holds {t}: expected strings, integers, floats, dates or times"
         )));
     }
-    Ok(Some((0..array.len()).map(|row| cell(&array, row)).collect()))
+    Ok(Some(
+        (0..array.len()).map(|row| cell(&array, row)).collect(),
+    ))
 }
 
 /// Collects the findings and names the first input that could not be read.
@@ -150,6 +140,7 @@ impl Sink for Collect {
 /// counted, as the CLI does).
 #[pyfunction]
 #[pyo3(signature = (paths, laws="auto", dead="quick", site="auto", threads=None, tags=None, errors="raise"))]
+#[allow(clippy::too_many_arguments)] // its Python keyword arguments
 fn audit<'py>(
     py: Python<'py>,
     paths: Vec<String>,
@@ -318,10 +309,22 @@ fn merge_summaries(parts: Vec<String>) -> PyResult<String> {
     serde_json::to_string(&merged).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Each part's spec, and `(file, note)` for the files not cut as asked.
+type PlanSpecs = (Vec<String>, Vec<(String, String)>);
+
+/// A part's findings batches, their schema, its summary JSON and its
+/// aggregate JSON (when asked).
+type PartOutput<'py> = (
+    Bound<'py, PyList>,
+    Bound<'py, PyAny>,
+    String,
+    Option<String>,
+);
+
 /// A plan of `paths` as about `parts` parts (`pgn-arbiter plan`): each
 /// part's spec, and `(file, note)` for the files not cut as asked.
 #[pyfunction]
-fn plan(paths: Vec<String>, parts: usize) -> PyResult<(Vec<String>, Vec<(String, String)>)> {
+fn plan(paths: Vec<String>, parts: usize) -> PyResult<PlanSpecs> {
     let plan = pgn_arbiter::parts::plan(&paths, parts).map_err(|e| match e {
         pgn_arbiter::Error::Io(e) => PyOSError::new_err(e.to_string()),
         e => PyValueError::new_err(e.to_string()),
@@ -344,7 +347,7 @@ fn audit_part<'py>(
     threads: Option<usize>,
     tags: Option<&str>,
     report: bool,
-) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyAny>, String, Option<String>)> {
+) -> PyResult<PartOutput<'py>> {
     let part =
         pgn_arbiter::parts::Part::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let tags = tags.map(TagSet::parse).unwrap_or_default();
@@ -380,7 +383,13 @@ fn audit_part<'py>(
 
 /// A `pyarrow.RecordBatch` moved into Rust through the C Data Interface.
 fn from_pyarrow(batch: &Bound<'_, PyAny>) -> PyResult<RecordBatch> {
-    let array = batch.call_method0("to_struct_array")?;
+    let array = import_array(&batch.call_method0("to_struct_array")?)?;
+    Ok(RecordBatch::from(StructArray::from(array.to_data())))
+}
+
+/// A `pyarrow.Array` moved into Rust through the C Data Interface (one
+/// place for the one `unsafe` of the crate).
+fn import_array(array: &Bound<'_, PyAny>) -> PyResult<arrow_array::ArrayRef> {
     let mut ffi_array = FFI_ArrowArray::empty();
     let mut ffi_schema = FFI_ArrowSchema::empty();
     array.call_method1(
@@ -393,7 +402,7 @@ fn from_pyarrow(batch: &Bound<'_, PyAny>) -> PyResult<RecordBatch> {
     // SAFETY: pyarrow has just filled both structs per the C Data Interface.
     let data = unsafe { from_ffi(ffi_array, &ffi_schema) }
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(RecordBatch::from(StructArray::from(data)))
+    Ok(arrow_array::make_array(data))
 }
 
 /// The parts' outputs (each: findings batches, summary JSON, aggregate
