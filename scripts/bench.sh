@@ -23,11 +23,12 @@
 # busy the cores were). With THOROUGH=1, last, `--dead thorough` on the
 # CHA test vectors as games lost on time (scripts/vectors.sh) at 1 thread
 # and at all threads, once each (minutes). Each command runs REPEAT times (default
-# 3); the best wall time counts. Needs: a release build (cargo build --release),
+# 3); the best wall time counts. BIN=PATH benches another build of
+# pgn-arbiter (scripts/pgo.sh's). Needs: a release build (cargo build --release),
 # /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-bin="$here/target/release/pgn-arbiter"
+bin=${BIN:-"$here/target/release/pgn-arbiter"}
 repeat=${REPEAT:-3}
 oracle_games=${ORACLE_GAMES:-2000}
 oracle="$here/../shared/tools/oracle.py"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A profile-guided build of the CLI (optional; `cargo build --release` stays
+# the default). The audit's wall time is held back less by its instructions
+# than by its code footprint: each game runs the tag reader, the site rules,
+# the end-of-game proofs, which push the move loop out of the instruction
+# cache (README, Performance). A build laid out by a profile keeps the hot
+# paths together: on the Lichess file, callgrind counts 74 % fewer L1
+# instruction-cache misses and 8.5 % fewer instructions.
+#
+#   scripts/pgo.sh [TRAINING_FILE...]     (default: the bundled data/)
+#   -> target/pgo/build/release/pgn-arbiter
+#
+# Needs the llvm-profdata of this rustc's LLVM: `rustup component add
+# llvm-tools`. CARGO_ARGS (e.g. "--features parquet") goes to both builds.
+# The training runs audit each file at 1 thread, once plainly and once
+# with the statistics report, so that both paths are profiled.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+profdata=$(find "$(rustc --print sysroot)/lib/rustlib" -name llvm-profdata -type f 2>/dev/null | head -1)
+if [ -z "$profdata" ]; then
+  echo "pgo.sh: no llvm-profdata for $(rustc --version): rustup component add llvm-tools" >&2
+  exit 2
+fi
+if [ $# -gt 0 ]; then train=("$@"); else train=("$here"/data/*.pgn "$here"/data/*.pgn.zst); fi
+dir="$here/target/pgo"
+rm -rf "$dir/profiles" "$dir/merged.profdata"
+mkdir -p "$dir/profiles"
+cd "$here"
+# shellcheck disable=SC2086 # CARGO_ARGS is a list of words
+RUSTFLAGS="-Cprofile-generate=$dir/profiles" cargo build --release ${CARGO_ARGS:-} --target-dir "$dir/instrumented"
+for f in "${train[@]}"; do
+  "$dir/instrumented/release/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null "$f"
+  "$dir/instrumented/release/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null --report-json /dev/null "$f"
+done
+"$profdata" merge -o "$dir/merged.profdata" "$dir/profiles"
+# shellcheck disable=SC2086
+RUSTFLAGS="-Cprofile-use=$dir/merged.profdata -Cllvm-args=-pgo-warn-missing-function=false" \
+  cargo build --release ${CARGO_ARGS:-} --target-dir "$dir/build"
+echo "$dir/build/release/pgn-arbiter"
