@@ -4,8 +4,9 @@
 # than by its code footprint: each game runs the tag reader, the site rules,
 # the end-of-game proofs, which push the move loop out of the instruction
 # cache (README, Performance). A build laid out by a profile keeps the hot
-# paths together: on the Lichess file, callgrind counts 74 % fewer L1
-# instruction-cache misses and 8.5 % fewer instructions.
+# paths together: trained on the bundled data/ alone, callgrind counts 65 %
+# fewer L1 instruction-cache misses and 9 % fewer instructions on the
+# shared Lichess file (README, Performance, for the wall time it buys).
 #
 #   scripts/pgo.sh [TRAINING_FILE...]     (default: the bundled data/)
 #   -> target/pgo/build/release/pgn-arbiter
