@@ -137,15 +137,26 @@ def report(
     dead: str = "quick",
     site: str = "auto",
     threads: Optional[int] = None,
+    duplicates: str = "once",
 ) -> dict:
     """The statistics report's aggregate of the games in ``paths``: what
     ``pgn-arbiter audit --report-json`` writes (breakdowns by year, edition,
     time control, rating, termination, event; players; points under Art.
-    11). Aggregates of the parts of an archive merge with
+    11). A game that repeats an earlier one (same players, date, round,
+    start position and moves) counts once with ``duplicates="once"`` (the
+    CLI's default) or each time with ``"all"``; repeats are listed either
+    way. Aggregates of the parts of an archive merge with
     :func:`merge_reports`; ``pgn-arbiter report`` renders them."""
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
         paths = [paths]
-    text = _pgn_arbiter.report([str(p) for p in paths], laws=laws, dead=dead, site=site, threads=threads)
+    text = _pgn_arbiter.report(
+        [str(p) for p in paths],
+        laws=laws,
+        dead=dead,
+        site=site,
+        threads=threads,
+        duplicates=duplicates,
+    )
     return json.loads(text)
 
 
@@ -186,13 +197,22 @@ def audit_part(
     threads: Optional[int] = None,
     tags: Optional[str] = None,
     report: bool = False,
+    duplicates: str = "once",
 ) -> tuple:
     """Audit one part of a plan (see :func:`plan`): ``(findings, summary)``
     as :func:`audit` returns them, or ``(findings, summary, aggregate)``
-    with ``report=True``. ``game``, ``offset`` and ``line`` count from the
-    part's start; :func:`merge_parts` makes them the whole file's."""
+    with ``report=True`` (``duplicates`` as in :func:`report`). ``game``,
+    ``offset`` and ``line`` count from the part's start; :func:`merge_parts`
+    makes them the whole file's."""
     batches, schema, summary, aggregate = _pgn_arbiter.audit_part(
-        spec, laws=laws, dead=dead, site=site, threads=threads, tags=tags, report=report
+        spec,
+        laws=laws,
+        dead=dead,
+        site=site,
+        threads=threads,
+        tags=tags,
+        report=report,
+        duplicates=duplicates,
     )
     out = (_table(batches, schema), json.loads(summary))
     return out + (json.loads(aggregate),) if report else out

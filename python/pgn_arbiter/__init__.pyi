@@ -34,6 +34,7 @@ def report(
     dead: str = "quick",
     site: str = "auto",
     threads: Optional[int] = None,
+    duplicates: str = "once",
 ) -> dict: ...
 def merge_reports(parts: Sequence[dict]) -> dict: ...
 def plan(
@@ -48,5 +49,6 @@ def audit_part(
     threads: Optional[int] = None,
     tags: Optional[str] = None,
     report: bool = False,
+    duplicates: str = "once",
 ) -> tuple: ...
 def merge_parts(parts: Sequence[tuple]) -> tuple: ...

@@ -253,10 +253,22 @@ fn pgn_of_rows(moves: &[Option<String>], columns: &[(String, Vec<Option<String>>
     out
 }
 
+/// Whether a repeated game counts once in the statistics (`duplicates`:
+/// `once` or `all`, as the CLI's `--duplicates`).
+fn duplicates_once(duplicates: &str) -> PyResult<bool> {
+    match duplicates {
+        "once" => Ok(true),
+        "all" => Ok(false),
+        other => Err(PyValueError::new_err(format!(
+            "duplicates={other:?}: expected 'once' or 'all'"
+        ))),
+    }
+}
+
 /// The statistics report's aggregate of a run over `paths` (what `audit
 /// --report-json` writes), as JSON.
 #[pyfunction]
-#[pyo3(signature = (paths, laws="auto", dead="quick", site="auto", threads=None))]
+#[pyo3(signature = (paths, laws="auto", dead="quick", site="auto", threads=None, duplicates="once"))]
 fn report(
     py: Python<'_>,
     paths: Vec<String>,
@@ -264,12 +276,14 @@ fn report(
     dead: &str,
     site: &str,
     threads: Option<usize>,
+    duplicates: &str,
 ) -> PyResult<String> {
+    let once = duplicates_once(duplicates)?;
     let run_audit = builder(laws, dead, site, threads, &TagSet::default())?.facets(true);
     // Made inside: its output slot is not `Send` (here it has none).
     let aggregate = py
         .detach(|| {
-            let mut aggregator = Aggregator::new(None, laws, dead);
+            let mut aggregator = Aggregator::new(None, laws, dead).with_duplicates(once);
             run_audit
                 .run(&paths, &mut aggregator, &())
                 .map(|_| aggregator.result.take())
@@ -336,7 +350,7 @@ fn plan(paths: Vec<String>, parts: usize) -> PyResult<PlanSpecs> {
 /// [`audit`] gives them (numbered from the part's start), the summary JSON
 /// with its `part`, and the aggregate JSON when `report` is true.
 #[pyfunction]
-#[pyo3(signature = (spec, laws="auto", dead="quick", site="auto", threads=None, tags=None, report=false))]
+#[pyo3(signature = (spec, laws="auto", dead="quick", site="auto", threads=None, tags=None, report=false, duplicates="once"))]
 #[allow(clippy::too_many_arguments)]
 fn audit_part<'py>(
     py: Python<'py>,
@@ -347,7 +361,9 @@ fn audit_part<'py>(
     threads: Option<usize>,
     tags: Option<&str>,
     report: bool,
+    duplicates: &str,
 ) -> PyResult<PartOutput<'py>> {
+    let once = duplicates_once(duplicates)?;
     let part =
         pgn_arbiter::parts::Part::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let tags = tags.map(TagSet::parse).unwrap_or_default();
@@ -355,7 +371,8 @@ fn audit_part<'py>(
     let mut arrow = ArrowSink::new(&tags);
     let (run, info, aggregate) = py
         .detach(|| {
-            let mut aggregator = report.then(|| Aggregator::new(None, laws, dead));
+            let mut aggregator =
+                report.then(|| Aggregator::new(None, laws, dead).with_duplicates(once));
             let mut sinks: Vec<&mut dyn Sink> = vec![&mut arrow];
             if let Some(a) = aggregator.as_mut() {
                 sinks.push(a);

@@ -187,6 +187,38 @@ def test_report_aggregates_equal_the_cli_and_merge_as_pgn_arbiter_report(tmp_pat
     assert merged["games"] == whole["games"]
 
 
+def test_report_duplicates_once_or_all_as_the_cli(tmp_path):
+    """The same file given twice: every game is a repeat. ``once`` counts
+    each game once, ``all`` twice, both as the CLI's ``--duplicates``."""
+    twice = [SAMPLES[0], SAMPLES[0]]
+    for mode in ("once", "all"):
+        got = pgn_arbiter.report(twice, duplicates=mode)
+        agg = tmp_path / f"agg-{mode}.json"
+        cli("audit", "--quiet", "--duplicates", mode, "--report-json", agg, *twice)
+        assert without_run_times(got) == without_run_times(json.loads(agg.read_text()))
+        assert got["duplicates"]["mode"] == mode
+    once = pgn_arbiter.report(twice, duplicates="once")
+    alone = pgn_arbiter.report([SAMPLES[0]])
+    everyone = pgn_arbiter.report(twice, duplicates="all")
+    # games read count the input; plies, flagged games and kinds each game once
+    assert once["games"]["read"] == everyone["games"]["read"] == 2 * alone["games"]["read"]
+    assert once["games"]["plies"] == alone["games"]["plies"]
+    assert once["kinds"] == alone["kinds"]
+    assert once["duplicates"]["left_out"] == alone["games"]["read"]
+    assert everyone["games"]["plies"] == 2 * alone["games"]["plies"]
+    assert everyone["duplicates"]["left_out"] == 0
+    with pytest.raises(ValueError, match="duplicates"):
+        pgn_arbiter.report(twice, duplicates="some")
+    # a part of a plan counts repeats the same way
+    doubled = tmp_path / "doubled.pgn"
+    doubled.write_bytes(SAMPLES[0].read_bytes() * 2)
+    (spec,) = pgn_arbiter.plan(doubled, 1)
+    for mode, left_out in (("once", alone["games"]["read"]), ("all", 0)):
+        _, _, agg = pgn_arbiter.audit_part(spec, report=True, duplicates=mode)
+        assert agg["duplicates"]["mode"] == mode
+        assert agg["duplicates"]["left_out"] == left_out
+
+
 def test_arrow_columns_of_any_type_are_read_as_the_cli_reads_parquet(tmp_path):
     """The Hugging Face layout with its types (integer ratings, a date, a
     time): audit_arrow on the table equals the CLI on the Parquet file, to
