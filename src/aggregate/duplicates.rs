@@ -306,40 +306,9 @@ impl Duplicates {
     /// its counts are not added); those found here stay in its statistics
     /// (they are not [`Duplicates::left_out`]).
     pub fn merge(&mut self, other: &Duplicates) {
-        let mode = match (self.mode.as_str(), other.mode.as_str()) {
-            ("", m) | (m, "") => m.to_string(),
-            (a, b) if a == b => a.to_string(),
-            _ => "mixed".to_string(),
-        };
-        let mut s = Seen::resume(self);
-        for input in &other.ids {
-            // The next part of the same file (`crate::parts`, numbered as
-            // in the whole file): its games continue that file's entry.
-            let last_game = |l: &InputIds| unpacked(&l.games).last().map(|g| g.0);
-            let continues = s.dup.ids.last().is_some_and(|l| {
-                l.file == input.file
-                    && match (last_game(l), unpacked(&input.games).next()) {
-                        (Some(last), Some(first)) => first.0 > last,
-                        _ => false,
-                    }
-            });
-            if !continues {
-                s.files.push(input.file.clone());
-            }
-            for (game, id, result) in unpacked(&input.games) {
-                s.look(game, id, result);
-            }
-            match s.dup.ids.last_mut() {
-                Some(l) if continues => {
-                    l.games = packed_text(unpacked(&l.games).chain(unpacked(&input.games)));
-                }
-                _ => s.dup.ids.push(input.clone()),
-            }
-        }
-        s.dup.left_out += other.left_out;
-        s.dup.untracked += other.untracked;
-        s.dup.mode = mode;
-        *self = s.dup;
+        let mut merge = DuplicatesMerge::new(self);
+        merge.add(other);
+        *self = merge.finish();
     }
 
     /// Numbers the games of `file` as in a whole of which they are the
@@ -364,6 +333,107 @@ impl Duplicates {
     /// Repeats still counted in the statistics.
     pub fn counted(&self) -> u64 {
         self.games.saturating_sub(self.left_out)
+    }
+}
+
+/// [`Duplicates::merge`] over many aggregates in order, in one pass: one
+/// table of ids for all of them, and a file's packed games extended in
+/// place while its parts follow one another. (Merging pairwise rebuilt the
+/// table from every id so far and packed the file's games again at each
+/// step: quadratic in the number of parts; 256 parts of the shared corpus
+/// took longer to merge than to audit.)
+pub struct DuplicatesMerge {
+    s: Seen,
+    /// The games of the last entry of the ids, unpacked from base64 once
+    /// a part continued it, with its last game number.
+    tail: Option<Tail>,
+}
+
+#[derive(Default)]
+struct Tail {
+    packed: Vec<u8>,
+    last: Option<u64>,
+}
+
+impl Tail {
+    /// Appends a game as [`packed_text`] packs it.
+    fn push(&mut self, game: u64, id: [u64; 2], result: u8) {
+        varint(
+            &mut self.packed,
+            game.saturating_sub(self.last.unwrap_or(0)),
+        );
+        self.last = Some(self.last.map_or(game, |l| l.max(game)));
+        self.packed.extend_from_slice(&id[0].to_le_bytes());
+        self.packed.extend_from_slice(&id[1].to_le_bytes());
+        self.packed.push(result);
+    }
+}
+
+impl DuplicatesMerge {
+    /// Starts from `first`'s repeats.
+    pub fn new(first: &Duplicates) -> DuplicatesMerge {
+        DuplicatesMerge {
+            s: Seen::resume(first),
+            tail: None,
+        }
+    }
+
+    /// Adds the repeats of an aggregate of later inputs, as
+    /// [`Duplicates::merge`] does.
+    pub fn add(&mut self, other: &Duplicates) {
+        let mode = match (self.s.dup.mode.as_str(), other.mode.as_str()) {
+            ("", m) | (m, "") => m.to_string(),
+            (a, b) if a == b => a.to_string(),
+            _ => "mixed".to_string(),
+        };
+        for input in &other.ids {
+            // The next part of the same file (`crate::parts`, numbered as
+            // in the whole file): its games continue that file's entry.
+            let first = unpacked(&input.games).next().map(|g| g.0);
+            let continues = self.s.dup.ids.last().is_some_and(|l| l.file == input.file)
+                && matches!((self.tail().last, first), (Some(last), Some(first)) if first > last);
+            if !continues {
+                self.s.files.push(input.file.clone());
+            }
+            for (game, id, result) in unpacked(&input.games) {
+                self.s.look(game, id, result);
+                if continues {
+                    self.tail().push(game, id, result);
+                }
+            }
+            if !continues {
+                self.close_tail();
+                self.s.dup.ids.push(input.clone());
+            }
+        }
+        self.s.dup.left_out += other.left_out;
+        self.s.dup.untracked += other.untracked;
+        self.s.dup.mode = mode;
+    }
+
+    /// The merged repeats.
+    pub fn finish(mut self) -> Duplicates {
+        self.close_tail();
+        self.s.dup
+    }
+
+    /// The last entry's games, unpacked on first use.
+    fn tail(&mut self) -> &mut Tail {
+        let ids = &self.s.dup.ids;
+        self.tail.get_or_insert_with(|| {
+            let mut tail = Tail::default();
+            for (game, id, result) in unpacked(ids.last().map_or("", |l| l.games.as_str())) {
+                tail.push(game, id, result);
+            }
+            tail
+        })
+    }
+
+    /// Packs the last entry's games back into it.
+    fn close_tail(&mut self) {
+        if let (Some(tail), Some(last)) = (self.tail.take(), self.s.dup.ids.last_mut()) {
+            last.games = base64(&tail.packed);
+        }
     }
 }
 
@@ -473,6 +543,58 @@ fn unbase64(text: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game: its number, id and result.
+    type Game = (u64, u128, u8);
+
+    /// The repeats of one run over `inputs` (file, games).
+    fn run(inputs: &[(&str, &[Game])]) -> Duplicates {
+        let mut s = Seen::new("once");
+        for (file, games) in inputs {
+            s.begin_input(file);
+            for &(game, id, result) in *games {
+                s.game(game, ContentId(id), result);
+            }
+        }
+        s.duplicates()
+    }
+
+    #[test]
+    fn merging_many_in_one_pass_equals_merging_pairwise_and_one_run() {
+        // a.pgn in three parts numbered as in the whole file, then b.pgn;
+        // repeats within a part, across parts, across files
+        let a1: &[Game] = &[(0, 1, 1), (1, 2, 3), (2, 1, 1)];
+        let a2: &[Game] = &[(3, 3, 2), (4, 2, 1)];
+        let a3: &[Game] = &[(5, 4, 3), (6, 3, 2), (7, 5, 0)];
+        let b: &[Game] = &[(0, 5, 0), (1, 1, 2), (2, 6, 1)];
+        let parts = [
+            run(&[("a.pgn", a1)]),
+            run(&[("a.pgn", a2)]),
+            run(&[("a.pgn", a3)]),
+            run(&[("b.pgn", b)]),
+        ];
+        let mut one_pass = DuplicatesMerge::new(&Duplicates::default());
+        let mut pairwise = Duplicates::default();
+        for p in &parts {
+            one_pass.add(p);
+            pairwise.merge(p);
+        }
+        let one_pass = one_pass.finish();
+        assert_eq!(one_pass, pairwise);
+        let whole = run(&[("a.pgn", &[a1, a2, a3].concat()), ("b.pgn", b)]);
+        assert_eq!(one_pass.ids, whole.ids);
+        assert_eq!(one_pass.ids.len(), 2, "the parts of a.pgn are one entry");
+        assert_eq!(
+            (one_pass.games, one_pass.results_differ, &one_pass.pairs),
+            (whole.games, whole.results_differ, &whole.pairs)
+        );
+        assert_eq!(one_pass.examples, whole.examples);
+        assert_eq!(
+            one_pass.results_differ_examples,
+            whole.results_differ_examples
+        );
+        assert_eq!((whole.games, whole.results_differ), (5, 2));
+    }
 
     #[test]
     fn packed_games_read_back() {

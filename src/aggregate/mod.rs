@@ -26,10 +26,11 @@ mod points;
 
 pub use collect::Aggregator;
 pub use duplicates::{
-    DuplicateRow, Duplicates, GameAt, InputIds, PairCounts, DUPLICATE_EXAMPLES, ID_CAP,
+    DuplicateRow, Duplicates, DuplicatesMerge, GameAt, InputIds, PairCounts, DUPLICATE_EXAMPLES,
+    ID_CAP,
 };
 pub use model::{
-    merge_files, merge_texts, Aggregate, Bucket, Correction, EventPoints, ExampleRow, Games,
-    KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION, EVENT_PLAYER_CAP, EXAMPLES_PER_KIND,
-    NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
+    merge_files, merge_texts, Aggregate, AggregateMerge, Bucket, Correction, EventPoints,
+    ExampleRow, Games, KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION, EVENT_PLAYER_CAP,
+    EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
 };

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use super::duplicates::Duplicates;
+use super::duplicates::DuplicatesMerge;
 pub use crate::stats::SiteCounts;
 
 /// The version of the aggregate JSON.
@@ -305,7 +306,14 @@ impl EventPoints {
 
 impl Aggregate {
     /// Adds `other` in: counts add up, runs are listed one after the other.
+    /// (Many in order: [`AggregateMerge`].)
     pub fn merge(&mut self, other: &Aggregate) {
+        self.merge_counts(other);
+        self.duplicates.merge(&other.duplicates);
+    }
+
+    /// [`Aggregate::merge`] but for the repeats.
+    fn merge_counts(&mut self, other: &Aggregate) {
         self.schema_version = AGGREGATE_VERSION;
         self.run.extend(other.run.iter().cloned());
         self.games.add(&other.games);
@@ -338,7 +346,6 @@ impl Aggregate {
             let room = EXAMPLES_PER_KIND.saturating_sub(mine.len());
             mine.extend(rows.iter().take(room).cloned());
         }
-        self.duplicates.merge(&other.duplicates);
     }
 
     /// The JSON with the `run` key left out and keys sorted: what must be
@@ -349,6 +356,41 @@ impl Aggregate {
             o.remove("run");
         }
         v
+    }
+}
+
+/// Aggregates merged in order, as [`Aggregate::merge`] one after another
+/// would, with the repeats looked for in one pass ([`DuplicatesMerge`]).
+pub struct AggregateMerge {
+    all: Aggregate,
+    duplicates: DuplicatesMerge,
+}
+
+impl Default for AggregateMerge {
+    fn default() -> Self {
+        AggregateMerge {
+            all: Aggregate {
+                schema_version: AGGREGATE_VERSION,
+                ..Aggregate::default()
+            },
+            duplicates: DuplicatesMerge::new(&Duplicates::default()),
+        }
+    }
+}
+
+impl AggregateMerge {
+    /// Adds the next aggregate.
+    pub fn add(&mut self, other: &Aggregate) {
+        self.all.merge_counts(other);
+        self.duplicates.add(&other.duplicates);
+    }
+
+    /// The merged aggregate.
+    pub fn finish(self) -> Aggregate {
+        Aggregate {
+            duplicates: self.duplicates.finish(),
+            ..self.all
+        }
     }
 }
 
@@ -370,10 +412,7 @@ pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
 pub fn merge_texts<'a>(
     parts: impl IntoIterator<Item = (&'a str, &'a [u8])>,
 ) -> Result<Aggregate, String> {
-    let mut all = Aggregate {
-        schema_version: AGGREGATE_VERSION,
-        ..Aggregate::default()
-    };
+    let mut all = AggregateMerge::default();
     for (p, bytes) in parts {
         let a: Aggregate =
             serde_json::from_slice(bytes).map_err(|e| format!("{p}: not an aggregate: {e}"))?;
@@ -383,7 +422,7 @@ pub fn merge_texts<'a>(
                 a.schema_version
             ));
         }
-        all.merge(&a);
+        all.add(&a);
     }
-    Ok(all)
+    Ok(all.finish())
 }

@@ -1,9 +1,9 @@
 //! The merge of parts: their findings with `game`, `offset` and `line`
 //! made those of the whole input, their summaries as one run's, their
-//! aggregates merged by [`Aggregate::merge`] once their examples and
+//! aggregates merged by [`AggregateMerge`] once their examples and
 //! corrections are numbered as in the whole input.
 
-use crate::aggregate::{Aggregate, AGGREGATE_VERSION};
+use crate::aggregate::{Aggregate, AggregateMerge};
 use crate::report::summary::{InputSummary, RunSummary};
 use crate::stats::Stats;
 use crate::Error;
@@ -142,14 +142,11 @@ pub fn merge<F: Findings>(mut parts: Vec<PartOutput<F>>) -> Result<Merged<F>, Er
         total.merge(&input.stats);
     }
     let aggregate = (aggregates.len() == order.len()).then(|| {
-        let mut all = Aggregate {
-            schema_version: AGGREGATE_VERSION,
-            ..Aggregate::default()
-        };
+        let mut all = AggregateMerge::default();
         for a in &aggregates {
-            all.merge(a);
+            all.add(a);
         }
-        all
+        all.finish()
     });
     Ok(Merged {
         summary: RunSummary {
