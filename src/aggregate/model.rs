@@ -394,35 +394,38 @@ impl AggregateMerge {
     }
 }
 
-/// Reads aggregate files and merges them, in order.
+/// Reads aggregate files and merges them, in order, one file in memory at
+/// a time (an aggregate carries about 24 bytes of ids a game).
 pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
-    let mut texts = Vec::with_capacity(paths.len());
+    let mut all = AggregateMerge::default();
     for p in paths {
-        texts.push((
-            p.as_str(),
-            std::fs::read(p).map_err(|e| format!("{p}: {e}"))?,
-        ));
+        let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
+        all.add(&read_aggregate(p, &bytes)?);
     }
-    merge_texts(texts.iter().map(|(name, bytes)| (*name, bytes.as_slice())))
+    Ok(all.finish())
 }
 
 /// Merges aggregates given as JSON texts, each named for its errors, in
-/// order (the merge behind `pgn-arbiter report` and the Python package's
-/// `merge_reports`).
+/// order (the merge behind the Python package's `merge_reports`).
 pub fn merge_texts<'a>(
     parts: impl IntoIterator<Item = (&'a str, &'a [u8])>,
 ) -> Result<Aggregate, String> {
     let mut all = AggregateMerge::default();
     for (p, bytes) in parts {
-        let a: Aggregate =
-            serde_json::from_slice(bytes).map_err(|e| format!("{p}: not an aggregate: {e}"))?;
-        if a.schema_version != AGGREGATE_VERSION {
-            return Err(format!(
-                "{p}: aggregate version {} (this pgn-arbiter reads {AGGREGATE_VERSION})",
-                a.schema_version
-            ));
-        }
-        all.add(&a);
+        all.add(&read_aggregate(p, bytes)?);
     }
     Ok(all.finish())
+}
+
+/// An aggregate's JSON text, named `p` in errors.
+fn read_aggregate(p: &str, bytes: &[u8]) -> Result<Aggregate, String> {
+    let a: Aggregate =
+        serde_json::from_slice(bytes).map_err(|e| format!("{p}: not an aggregate: {e}"))?;
+    if a.schema_version != AGGREGATE_VERSION {
+        return Err(format!(
+            "{p}: aggregate version {} (this pgn-arbiter reads {AGGREGATE_VERSION})",
+            a.schema_version
+        ));
+    }
+    Ok(a)
 }
