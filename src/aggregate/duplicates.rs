@@ -345,7 +345,7 @@ impl Duplicates {
 pub struct DuplicatesMerge {
     s: Seen,
     /// The games of the last entry of the ids, unpacked from base64 once
-    /// a part continued it, with its last game number.
+    /// an input of the same file follows it, with its last game number.
     tail: Option<Tail>,
 }
 
@@ -353,6 +353,9 @@ pub struct DuplicatesMerge {
 struct Tail {
     packed: Vec<u8>,
     last: Option<u64>,
+    /// Games were added: the entry is packed again when closed (else it
+    /// is left as it came).
+    grown: bool,
 }
 
 impl Tail {
@@ -398,7 +401,9 @@ impl DuplicatesMerge {
             for (game, id, result) in unpacked(&input.games) {
                 self.s.look(game, id, result);
                 if continues {
-                    self.tail().push(game, id, result);
+                    let tail = self.tail();
+                    tail.push(game, id, result);
+                    tail.grown = true;
                 }
             }
             if !continues {
@@ -432,7 +437,9 @@ impl DuplicatesMerge {
     /// Packs the last entry's games back into it.
     fn close_tail(&mut self) {
         if let (Some(tail), Some(last)) = (self.tail.take(), self.s.dup.ids.last_mut()) {
-            last.games = base64(&tail.packed);
+            if tail.grown {
+                last.games = base64(&tail.packed);
+            }
         }
     }
 }
