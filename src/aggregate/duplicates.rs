@@ -166,10 +166,8 @@ fn unpack(p: Packed) -> (usize, u8, u64) {
 pub(super) struct Seen {
     first: HashMap<[u64; 2], Packed, BuildHasherDefault<IdHasher>>,
     files: Vec<String>,
-    /// The current input's games, packed (not yet in base64), and its last
-    /// game number.
-    packed: Vec<u8>,
-    last: u64,
+    /// The current input's games, packed (not yet in base64).
+    packed: Packer,
     dup: Duplicates,
 }
 
@@ -208,8 +206,7 @@ impl Seen {
     pub(super) fn begin_input(&mut self, file: &str) {
         self.end_input();
         self.files.push(file.to_string());
-        self.packed.clear();
-        self.last = 0;
+        self.packed = Packer::default();
     }
 
     /// The current input's games into [`Duplicates::ids`].
@@ -218,7 +215,7 @@ impl Seen {
             if self.dup.ids.len() < self.files.len() {
                 self.dup.ids.push(InputIds {
                     file: file.clone(),
-                    games: base64(&self.packed),
+                    games: base64(&self.packed.bytes),
                 });
             }
         }
@@ -230,11 +227,7 @@ impl Seen {
         let key = [id.0 as u64, (id.0 >> 64) as u64];
         let (repeat, kept) = self.look(game, key, result);
         if kept {
-            // games come in order; a step back (a caller's) is kept as 0
-            varint(&mut self.packed, game.saturating_sub(self.last));
-            self.last = self.last.max(game);
-            self.packed.extend_from_slice(&id.0.to_le_bytes());
-            self.packed.push(result);
+            self.packed.push(game, key, result);
         }
         repeat
     }
@@ -345,31 +338,16 @@ impl Duplicates {
 pub struct DuplicatesMerge {
     s: Seen,
     /// The games of the last entry of the ids, unpacked from base64 once
-    /// an input of the same file follows it, with its last game number.
+    /// an input of the same file follows it.
     tail: Option<Tail>,
 }
 
 #[derive(Default)]
 struct Tail {
-    packed: Vec<u8>,
-    last: Option<u64>,
+    packed: Packer,
     /// Games were added: the entry is packed again when closed (else it
     /// is left as it came).
     grown: bool,
-}
-
-impl Tail {
-    /// Appends a game as [`packed_text`] packs it.
-    fn push(&mut self, game: u64, id: [u64; 2], result: u8) {
-        varint(
-            &mut self.packed,
-            game.saturating_sub(self.last.unwrap_or(0)),
-        );
-        self.last = Some(self.last.map_or(game, |l| l.max(game)));
-        self.packed.extend_from_slice(&id[0].to_le_bytes());
-        self.packed.extend_from_slice(&id[1].to_le_bytes());
-        self.packed.push(result);
-    }
 }
 
 impl DuplicatesMerge {
@@ -394,7 +372,10 @@ impl DuplicatesMerge {
             // in the whole file): its games continue that file's entry.
             let first = unpacked(&input.games).next().map(|g| g.0);
             let continues = self.s.dup.ids.last().is_some_and(|l| l.file == input.file)
-                && matches!((self.tail().last, first), (Some(last), Some(first)) if first > last);
+                && first.is_some_and(|first| {
+                    let packed = &self.tail().packed;
+                    !packed.bytes.is_empty() && first > packed.last
+                });
             if !continues {
                 self.s.files.push(input.file.clone());
             }
@@ -402,7 +383,7 @@ impl DuplicatesMerge {
                 self.s.look(game, id, result);
                 if continues {
                     let tail = self.tail();
-                    tail.push(game, id, result);
+                    tail.packed.push(game, id, result);
                     tail.grown = true;
                 }
             }
@@ -428,7 +409,7 @@ impl DuplicatesMerge {
         self.tail.get_or_insert_with(|| {
             let mut tail = Tail::default();
             for (game, id, result) in unpacked(ids.last().map_or("", |l| l.games.as_str())) {
-                tail.push(game, id, result);
+                tail.packed.push(game, id, result);
             }
             tail
         })
@@ -438,7 +419,7 @@ impl DuplicatesMerge {
     fn close_tail(&mut self) {
         if let (Some(tail), Some(last)) = (self.tail.take(), self.s.dup.ids.last_mut()) {
             if tail.grown {
-                last.games = base64(&tail.packed);
+                last.games = base64(&tail.packed.bytes);
             }
         }
     }
@@ -447,16 +428,30 @@ impl DuplicatesMerge {
 /// Games (0-based number, id, result), in order, packed as
 /// [`InputIds::games`].
 fn packed_text(games: impl Iterator<Item = (u64, [u64; 2], u8)>) -> String {
-    let mut out = Vec::new();
-    let mut last = 0;
+    let mut packed = Packer::default();
     for (game, id, result) in games {
-        varint(&mut out, game.saturating_sub(last));
-        last = last.max(game);
-        out.extend_from_slice(&id[0].to_le_bytes());
-        out.extend_from_slice(&id[1].to_le_bytes());
-        out.push(result);
+        packed.push(game, id, result);
     }
-    base64(&out)
+    base64(&packed.bytes)
+}
+
+/// Games packed one after another as [`InputIds::games`] holds them (before
+/// base64), with the last game number.
+#[derive(Default)]
+struct Packer {
+    bytes: Vec<u8>,
+    last: u64,
+}
+
+impl Packer {
+    fn push(&mut self, game: u64, id: [u64; 2], result: u8) {
+        // games come in order; a step back (a caller's) is kept as 0
+        varint(&mut self.bytes, game.saturating_sub(self.last));
+        self.last = self.last.max(game);
+        self.bytes.extend_from_slice(&id[0].to_le_bytes());
+        self.bytes.extend_from_slice(&id[1].to_le_bytes());
+        self.bytes.push(result);
+    }
 }
 
 /// Appends `n` as LEB128.
