@@ -512,13 +512,15 @@ impl Auditor {
         }
 
         let valid = invalid.is_none();
-        let final_legal = valid.then(|| pos.legal_moves());
+        // Generated in place (an `Option<MoveList>` copied its 1.3 KB at
+        // every game); an invalid game's list is not used.
+        let final_legal = pos.legal_moves();
         let lost_on_time = valid && result::lost_on_time(game.tag("Termination"));
         let end = End {
             n: ply,
             valid,
             pos: &pos,
-            legal: final_legal.as_ref(),
+            legal: valid.then_some(&final_legal),
             result,
             lost_on_time,
             // Art. 6.9: who won on time, asked at the final position.

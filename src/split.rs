@@ -38,6 +38,9 @@ pub struct RawGame<'a> {
     /// The game's own text: from its first byte to the end of its last
     /// line (tag section or movetext).
     pub text: &'a [u8],
+    /// Newlines before the game's first byte in the splitter's input (its
+    /// line there, counted from 0), counted as the lines were read.
+    pub line: u64,
     /// Tag sections (a `[` line after a blank line) inside a comment of the
     /// movetext: games a comment left open swallowed. pgn-reader reads them
     /// as the comment, and so does the audit; they are reported.
@@ -120,10 +123,15 @@ pub struct Splitter<'a> {
     end: Option<EndState>,
     /// A tag vector given back by [`Splitter::recycle`], for the next game.
     spare: Vec<TagPair<'a>>,
+    /// Newlines before the line being read.
+    line: u64,
+    /// Newlines before `pos`.
+    newlines: u64,
 }
 
 struct Builder<'a> {
     offset: usize,
+    line: u64,
     tags: Vec<TagPair<'a>>,
     movetext_start: Option<usize>,
     movetext_end: usize,
@@ -151,6 +159,7 @@ impl<'a> Builder<'a> {
             tags: self.tags,
             movetext,
             text: &buf[self.offset..end.max(self.offset)],
+            line: self.line,
             swallowed: self.swallowed,
             unterminated: self.unterminated,
         }
@@ -172,7 +181,15 @@ impl<'a> Splitter<'a> {
             cur: None,
             end: None,
             spare: Vec::new(),
+            line: 0,
+            newlines: 0,
         }
+    }
+
+    /// The newlines in the input read so far: all of them once
+    /// [`Iterator::next`] has returned `None` (every line is read once).
+    pub fn newlines(&self) -> u64 {
+        self.newlines
     }
 
     /// Takes back a game this splitter gave, so that the next game's tags
@@ -196,6 +213,7 @@ impl<'a> Splitter<'a> {
         let lead = leading_blank(line);
         self.cur = Some(Builder {
             offset: start + lead,
+            line: self.line,
             tags: std::mem::take(&mut self.spare),
             movetext_start: None,
             movetext_end: end,
@@ -245,6 +263,8 @@ impl<'a> Iterator for Splitter<'a> {
             let end = memchr(b'\n', &self.buf[start..]).map_or(self.buf.len(), |i| start + i + 1);
             self.pos = end;
             let line = &self.buf[start..end];
+            self.line = self.newlines;
+            self.newlines += u64::from(line.last() == Some(&b'\n'));
             let blank = is_blank(line);
             let first = line[0];
             match self.state {
@@ -262,6 +282,7 @@ impl<'a> Iterator for Splitter<'a> {
                         let start = start + leading_blank(line);
                         self.cur = Some(Builder {
                             offset: start,
+                            line: self.line,
                             tags: Vec::new(),
                             movetext_start: None,
                             movetext_end: end,

@@ -41,13 +41,9 @@ pub(super) fn audit_piece(buf: &[u8], start: usize, end: usize, settings: &Setti
     let bytes = &buf[start..end];
     let mut splitter = Splitter::new(bytes);
     let mut reports = Vec::new();
-    // newlines from `start` to the last game seen
-    let (mut lines, mut counted) = (0u64, 0usize);
     while let Some(game) = splitter.next() {
         let mut report = auditor.audit_with(&game, *laws, &mut movetext);
-        lines += newlines(&bytes[counted..game.offset]);
-        counted = game.offset;
-        report.line = lines;
+        report.line = game.line;
         report.offset += start as u64;
         reports.push(report);
         splitter.recycle(game);
@@ -58,7 +54,7 @@ pub(super) fn audit_piece(buf: &[u8], start: usize, end: usize, settings: &Setti
         end,
         reports,
         end_state,
-        newlines: lines + newlines(&bytes[counted..]),
+        newlines: splitter.newlines(),
     }
 }
 
