@@ -24,8 +24,10 @@
 # CHA test vectors as games lost on time (scripts/vectors.sh) at 1 thread
 # and at all threads, once each (minutes). Each command runs REPEAT times (default
 # 3); the best wall time counts. BIN=PATH benches another build of
-# pgn-arbiter (scripts/pgo.sh's). Needs: a release build (cargo build --release),
-# /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
+# pgn-arbiter (target/release-lto/pgn-arbiter, scripts/pgo.sh's), and
+# BASELINE_PROFILE=release-lto builds the bare replay with the same
+# whole-program optimisation (default: cargo bench's profile). Needs: a
+# release build (cargo build --release), /usr/bin/time, pgn-extract (apt-get install pgn-extract), zstd.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BIN:-"$here/target/release/pgn-arbiter"}
@@ -36,7 +38,10 @@ cores=$(nproc)
 pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
 # the bare replay baseline (benches/replay_baseline.rs): pgn-reader + shakmaty only
-baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
+# (BASELINE_PROFILE=release-lto builds it as the release-lto binary is built)
+baseline_profile=${BASELINE_PROFILE:-bench}
+baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run --profile "$baseline_profile" 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
+case "$baseline" in /* | "") ;; *) baseline="$here/$baseline" ;; esac
 
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.one" "$tmp.all" "$tmp.before" "$tmp.vectors" "$tmp.v"*' EXIT

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A profile-guided build of the CLI (optional; `cargo build --release` stays
-# the default). The audit's wall time is held back less by its instructions
-# than by its code footprint: each game runs the tag reader, the site rules,
+# A profile-guided build of the CLI, the fastest one (optional; `cargo
+# build --release` stays the everyday build). The audit's wall time is held
+# back less by its instructions than by its code footprint: each game runs the tag reader, the site rules,
 # the end-of-game proofs, which push the move loop out of the instruction
 # cache (README, Performance). A build laid out by a profile keeps the hot
 # paths together: trained on the bundled data/ alone, callgrind counts 65 %
@@ -9,7 +9,11 @@
 # shared Lichess file (README, Performance, for the wall time it buys).
 #
 #   scripts/pgo.sh [TRAINING_FILE...]     (default: the bundled data/)
-#   -> target/pgo/build/release/pgn-arbiter
+#   -> target/pgo-release-lto/build/release-lto/pgn-arbiter
+#
+# built with the `release-lto` profile (fat LTO, one codegen unit: about
+# five minutes for both builds); PROFILE=release lays out the everyday
+# release build instead (-> target/pgo-release/build/release/).
 #
 # Needs the llvm-profdata of this rustc's LLVM: `rustup component add
 # llvm-tools`. CARGO_ARGS (e.g. "--features parquet") goes to both builds.
@@ -23,18 +27,19 @@ if [ -z "$profdata" ]; then
   exit 2
 fi
 if [ $# -gt 0 ]; then train=("$@"); else train=("$here"/data/*.pgn "$here"/data/*.pgn.zst); fi
-dir="$here/target/pgo"
+profile=${PROFILE:-release-lto}
+dir="$here/target/pgo-$profile"
 rm -rf "$dir/profiles" "$dir/merged.profdata"
 mkdir -p "$dir/profiles"
 cd "$here"
 # shellcheck disable=SC2086 # CARGO_ARGS is a list of words
-RUSTFLAGS="-Cprofile-generate=$dir/profiles" cargo build --release ${CARGO_ARGS:-} --target-dir "$dir/instrumented"
+RUSTFLAGS="-Cprofile-generate=$dir/profiles" cargo build --profile "$profile" ${CARGO_ARGS:-} --target-dir "$dir/instrumented"
 for f in "${train[@]}"; do
-  "$dir/instrumented/release/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null "$f"
-  "$dir/instrumented/release/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null --report-json /dev/null "$f"
+  "$dir/instrumented/$profile/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null "$f"
+  "$dir/instrumented/$profile/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null --report-json /dev/null "$f"
 done
 "$profdata" merge -o "$dir/merged.profdata" "$dir/profiles"
 # shellcheck disable=SC2086
 RUSTFLAGS="-Cprofile-use=$dir/merged.profdata -Cllvm-args=-pgo-warn-missing-function=false" \
-  cargo build --release ${CARGO_ARGS:-} --target-dir "$dir/build"
-echo "$dir/build/release/pgn-arbiter"
+  cargo build --profile "$profile" ${CARGO_ARGS:-} --target-dir "$dir/build"
+echo "$dir/build/$profile/pgn-arbiter"
