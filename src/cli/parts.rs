@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
-use pgn_arbiter::aggregate::Aggregate;
+use pgn_arbiter::aggregate::{Aggregate, AggregateMerge};
 use pgn_arbiter::gate;
-use pgn_arbiter::parts::{self, PartOutput};
+use pgn_arbiter::parts::{self, Findings, MergePlan};
 use pgn_arbiter::report::summary::RunSummary;
 use pgn_arbiter::Error;
 
@@ -104,8 +104,12 @@ pub fn plan(args: &PlanArgs) -> Result<Exit, Error> {
 }
 
 fn read(path: &str) -> Result<Vec<u8>, Error> {
-    std::fs::read(path)
-        .map_err(|e| Error::Io(std::io::Error::new(e.kind(), format!("{path}: {e}"))))
+    std::fs::read(path).map_err(|e| named(path, e))
+}
+
+/// An I/O error that names its file.
+fn named(path: &str, e: std::io::Error) -> Error {
+    Error::Io(std::io::Error::new(e.kind(), format!("{path}: {e}")))
 }
 
 /// Runs `merge`.
@@ -128,47 +132,52 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
     let jsonl = args.jsonl.as_deref().map(open_output).transpose()?;
     let summary = args.summary_json.as_deref().map(open_output).transpose()?;
     let report = args.report_json.as_deref().map(open_output).transpose()?;
-    let mut outputs = Vec::with_capacity(n);
-    for (i, path) in args.summaries.iter().enumerate() {
-        let summary: RunSummary = serde_json::from_slice(&read(path)?)
+    let mut summaries = Vec::with_capacity(n);
+    for path in &args.summaries {
+        let s: RunSummary = serde_json::from_slice(&read(path)?)
             .map_err(|e| Error::Data(format!("{path}: not a summary: {e}")))?;
-        let findings = match args.findings.get(i) {
-            Some(f) => read(f)?,
-            None => Vec::new(),
-        };
-        let aggregate = match args.reports.get(i) {
-            Some(r) => Some(
-                serde_json::from_slice::<Aggregate>(&read(r)?)
-                    .map_err(|e| Error::Data(format!("{r}: not an aggregate: {e}")))?,
-            ),
-            None => None,
-        };
-        outputs.push(PartOutput {
-            summary,
-            findings,
-            aggregate,
-        });
+        summaries.push(s);
     }
-    let mut merged = parts::merge(outputs)?;
-    let failures = gate::check(&conditions, &merged.summary.total);
-    merged.summary.failed_conditions = failures.iter().map(|f| f.to_string()).collect();
+    let plan = MergePlan::of(&summaries.iter().collect::<Vec<_>>())?;
+    // each part's findings and aggregate are read when merged, one part at
+    // a time (a month of games in parts need not fit in memory); a file
+    // that cannot be opened fails before any output is written
+    for path in args.findings.iter().chain(&args.reports) {
+        std::fs::File::open(path).map_err(|e| named(path, e))?;
+    }
+    let mut merged = plan.summary.clone();
+    let failures = gate::check(&conditions, &merged.total);
+    merged.failed_conditions = failures.iter().map(|f| f.to_string()).collect();
     if let Some(mut out) = jsonl {
-        for f in &merged.findings {
-            out.write_all(f)?;
+        for &i in &plan.order {
+            if let Some(path) = args.findings.get(i) {
+                let shifted = read(path)?
+                    .shift(plan.shift(i))
+                    .map_err(|e| Error::Data(format!("{path}: {e}")))?;
+                out.write_all(&shifted)?;
+            }
         }
         out.flush()?;
     }
     if let Some(mut out) = summary {
-        serde_json::to_writer_pretty(&mut out, &merged.summary).map_err(json_error)?;
+        serde_json::to_writer_pretty(&mut out, &merged).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    if let (Some(mut out), Some(agg)) = (report, &merged.aggregate) {
-        serde_json::to_writer(&mut out, agg).map_err(json_error)?;
+    if let Some(mut out) = report.filter(|_| !args.reports.is_empty()) {
+        let mut all = AggregateMerge::default();
+        for &i in &plan.order {
+            let path = &args.reports[i];
+            let mut a: Aggregate = serde_json::from_slice(&read(path)?)
+                .map_err(|e| Error::Data(format!("{path}: not an aggregate: {e}")))?;
+            plan.renumber(i, &mut a);
+            all.add(&a);
+        }
+        serde_json::to_writer(&mut out, &all.finish()).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    Ok(if merged.summary.input_errors > 0 {
+    Ok(if merged.input_errors > 0 {
         Exit::InputOrUsage
     } else if failures.is_empty() {
         Exit::Ok

@@ -60,109 +60,154 @@ pub struct Merged<F> {
 /// Merges the outputs of every part of a plan (in any order): the result
 /// equals one run over the inputs planned. Refused: a part that is not a
 /// part's (no `part` in its summary), parts of different plans or laws, a
-/// part missing or given twice.
-pub fn merge<F: Findings>(mut parts: Vec<PartOutput<F>>) -> Result<Merged<F>, Error> {
-    let mut infos = Vec::with_capacity(parts.len());
-    for (i, p) in parts.iter().enumerate() {
-        let info = p.summary.part.clone().ok_or_else(|| {
-            Error::Data(format!(
-                "summary {i} is not of a part (no \"part\": written by `audit --part`?)"
-            ))
-        })?;
-        if p.summary.inputs.len() != 1 {
-            return Err(Error::Data(format!(
-                "part {}: {} inputs in its summary, a part has one",
-                info.spec,
-                p.summary.inputs.len()
-            )));
-        }
-        infos.push(info);
-    }
-    let Some(first) = infos.first().cloned() else {
-        return Err(Error::Usage("no part to merge".into()));
-    };
-    let mut order: Vec<usize> = (0..parts.len()).collect();
-    order.sort_by_key(|&i| infos[i].index);
-    for (want, &i) in order.iter().enumerate() {
-        let info = &infos[i];
-        if info.of != first.of || info.index != want || parts.len() != first.of {
-            return Err(Error::Data(missing(&infos, first.of)));
-        }
-    }
-    let laws = &parts[0].summary.laws;
-    if let Some(p) = parts.iter().find(|p| &p.summary.laws != laws) {
-        return Err(Error::Data(format!(
-            "parts judged by different laws: {laws:?} and {:?}",
-            p.summary.laws
-        )));
-    }
-    let template = parts[0].summary.clone();
-    let mut slots: Vec<Option<PartOutput<F>>> = parts.drain(..).map(Some).collect();
-    let mut inputs: Vec<InputSummary> = Vec::new();
-    let mut findings = Vec::with_capacity(order.len());
-    let mut aggregates = Vec::new();
-    let mut shift = Shift::default();
-    let (mut threads, mut seconds, mut interrupted) = (0, 0.0, false);
-    for &i in &order {
+/// part missing or given twice. (To hold one part's findings at a time,
+/// not all, merge by a [`MergePlan`] as `pgn-arbiter merge` does.)
+pub fn merge<F: Findings>(parts: Vec<PartOutput<F>>) -> Result<Merged<F>, Error> {
+    let plan = MergePlan::of(&parts.iter().map(|p| &p.summary).collect::<Vec<_>>())?;
+    let mut slots: Vec<Option<PartOutput<F>>> = parts.into_iter().map(Some).collect();
+    let mut findings = Vec::with_capacity(plan.order.len());
+    let (mut aggregate, mut every) = (AggregateMerge::default(), true);
+    for &i in &plan.order {
         let part = slots[i].take().expect("each part once");
-        let input = &part.summary.inputs[0];
-        match inputs.last_mut() {
-            Some(last) if last.file == input.file => {}
-            _ => {
-                shift = Shift::default();
-                inputs.push(InputSummary {
-                    file: input.file.clone(),
-                    error: None,
-                    stats: Stats::default(),
-                });
+        findings.push(part.findings.shift(plan.shift(i))?);
+        match part.aggregate {
+            Some(mut a) => {
+                plan.renumber(i, &mut a);
+                aggregate.add(&a);
+            }
+            None => every = false,
+        }
+    }
+    Ok(Merged {
+        summary: plan.summary,
+        findings,
+        aggregate: every.then(|| aggregate.finish()),
+    })
+}
+
+/// A merge as the parts' summaries alone decide it: the parts' order in
+/// the input, what each part's numbers move on by, and the merged summary.
+/// Findings and aggregates are then merged one part at a time, in
+/// [`MergePlan::order`]: a merge need not hold every part's findings.
+#[derive(Debug, Clone)]
+pub struct MergePlan {
+    /// What one run over the whole writes (but for `seconds`, added,
+    /// `threads`, the largest, and `failed_conditions`, empty: a gate is
+    /// checked on the merged counts, [`crate::gate::check`]).
+    pub summary: RunSummary,
+    /// The parts (their places in the list given) in input order.
+    pub order: Vec<usize>,
+    shifts: Vec<Shift>,
+    files: Vec<String>,
+}
+
+impl MergePlan {
+    /// The plan for parts with these summaries (in any order). Refused: a
+    /// summary that is not a part's (no `part`), parts of different plans
+    /// or laws, a part missing or given twice.
+    pub fn of(summaries: &[&RunSummary]) -> Result<MergePlan, Error> {
+        let mut infos = Vec::with_capacity(summaries.len());
+        for (i, s) in summaries.iter().enumerate() {
+            let info = s.part.clone().ok_or_else(|| {
+                Error::Data(format!(
+                    "summary {i} is not of a part (no \"part\": written by `audit --part`?)"
+                ))
+            })?;
+            if s.inputs.len() != 1 {
+                return Err(Error::Data(format!(
+                    "part {}: {} inputs in its summary, a part has one",
+                    info.spec,
+                    s.inputs.len()
+                )));
+            }
+            infos.push(info);
+        }
+        let Some(first) = infos.first().cloned() else {
+            return Err(Error::Usage("no part to merge".into()));
+        };
+        let mut order: Vec<usize> = (0..summaries.len()).collect();
+        order.sort_by_key(|&i| infos[i].index);
+        for (want, &i) in order.iter().enumerate() {
+            let info = &infos[i];
+            if info.of != first.of || info.index != want || summaries.len() != first.of {
+                return Err(Error::Data(missing(&infos, first.of)));
             }
         }
-        let whole = inputs.last_mut().expect("just pushed");
-        whole.stats.merge(&input.stats);
-        if whole.error.is_none() {
-            whole.error.clone_from(&input.error);
+        let laws = &summaries[0].laws;
+        if let Some(s) = summaries.iter().find(|s| &s.laws != laws) {
+            return Err(Error::Data(format!(
+                "parts judged by different laws: {laws:?} and {:?}",
+                s.laws
+            )));
         }
-        findings.push(part.findings.shift(&shift)?);
-        if let Some(mut a) = part.aggregate {
-            renumber(&mut a, &input.file, &shift);
-            aggregates.push(a);
+        let mut inputs: Vec<InputSummary> = Vec::new();
+        let mut shifts = vec![Shift::default(); summaries.len()];
+        let mut shift = Shift::default();
+        let (mut threads, mut seconds, mut interrupted) = (0, 0.0, false);
+        for &i in &order {
+            let part = summaries[i];
+            let input = &part.inputs[0];
+            match inputs.last_mut() {
+                Some(last) if last.file == input.file => {}
+                _ => {
+                    shift = Shift::default();
+                    inputs.push(InputSummary {
+                        file: input.file.clone(),
+                        error: None,
+                        stats: Stats::default(),
+                    });
+                }
+            }
+            let whole = inputs.last_mut().expect("just pushed");
+            whole.stats.merge(&input.stats);
+            if whole.error.is_none() {
+                whole.error.clone_from(&input.error);
+            }
+            shifts[i] = shift;
+            threads = threads.max(part.threads);
+            seconds += part.seconds;
+            interrupted |= part.interrupted;
+            shift.games += input.stats.games;
+            shift.bytes += input.stats.bytes;
+            shift.lines += infos[i].newlines;
         }
-        threads = threads.max(part.summary.threads);
-        seconds += part.summary.seconds;
-        interrupted |= part.summary.interrupted;
-        shift.games += input.stats.games;
-        shift.bytes += input.stats.bytes;
-        shift.lines += infos[i].newlines;
+        let mut total = Stats::default();
+        for input in &mut inputs {
+            if input.error.is_none() {
+                input.error = crate::run::no_game_error(&input.stats);
+            }
+            total.merge(&input.stats);
+        }
+        Ok(MergePlan {
+            summary: RunSummary {
+                threads,
+                seconds,
+                input_errors: inputs.iter().filter(|i| i.error.is_some()).count(),
+                inputs,
+                total,
+                failed_conditions: Vec::new(),
+                interrupted,
+                part: None,
+                ..summaries[0].clone()
+            },
+            order,
+            shifts,
+            files: summaries.iter().map(|s| s.inputs[0].file.clone()).collect(),
+        })
     }
-    let mut total = Stats::default();
-    for input in &mut inputs {
-        if input.error.is_none() {
-            input.error = crate::run::no_game_error(&input.stats);
-        }
-        total.merge(&input.stats);
+
+    /// What the `part`-th part's (in the list given) `game`, `offset` and
+    /// `line` move on by.
+    pub fn shift(&self, part: usize) -> &Shift {
+        &self.shifts[part]
     }
-    let aggregate = (aggregates.len() == order.len()).then(|| {
-        let mut all = AggregateMerge::default();
-        for a in &aggregates {
-            all.add(a);
-        }
-        all.finish()
-    });
-    Ok(Merged {
-        summary: RunSummary {
-            threads,
-            seconds,
-            input_errors: inputs.iter().filter(|i| i.error.is_some()).count(),
-            inputs,
-            total,
-            failed_conditions: Vec::new(),
-            interrupted,
-            part: None,
-            ..template
-        },
-        findings,
-        aggregate,
-    })
+
+    /// The `part`-th part's aggregate with its examples and corrections
+    /// numbered as in the whole file, ready for [`AggregateMerge::add`] (in
+    /// [`MergePlan::order`]).
+    pub fn renumber(&self, part: usize, a: &mut Aggregate) {
+        renumber(a, &self.files[part], &self.shifts[part]);
+    }
 }
 
 /// What is wrong with the parts' indices.

@@ -30,7 +30,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use self::merge::{merge, Findings, Merged, PartOutput, Shift};
+pub use self::merge::{merge, Findings, MergePlan, Merged, PartOutput, Shift};
 pub use crate::input::parts::PartRange;
 use crate::input::parts::{layout, open_part, Layout};
 use crate::input::{self, InputPath};

@@ -275,3 +275,58 @@ fn what_cannot_be_cut_is_one_part_and_parts_of_two_plans_do_not_merge() {
     assert_eq!(out.status.code(), Some(2));
     assert!(util::text(&out.stderr).contains("different plans"));
 }
+
+/// `merge` reads each part's findings when it merges them (one part at a
+/// time, not all first), yet a findings file that is missing still fails
+/// the merge before any output is written, and a bad line is named with
+/// its file.
+#[test]
+fn a_missing_or_bad_findings_file_is_named_and_a_missing_one_fails_before_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root().join("data/lichess-2000.pgn"),
+        dir.path().join("a.pgn"),
+    )
+    .unwrap();
+    let plan = bin()
+        .current_dir(dir.path())
+        .args(["plan", "--parts", "3", "a.pgn"])
+        .output()
+        .unwrap();
+    let specs: Vec<String> = util::text(&plan.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(specs.len(), 3);
+    for (i, spec) in specs.iter().enumerate() {
+        audit(dir.path(), &format!("p{i}"), &["--part", spec]);
+    }
+    let merge = |findings: [&str; 3]| {
+        bin()
+            .current_dir(dir.path())
+            .args(["merge", "p0.json", "p1.json", "p2.json", "--findings"])
+            .args(findings)
+            .args(["--jsonl", "m.jsonl"])
+            .output()
+            .unwrap()
+    };
+    let out = merge(["p0.jsonl", "p1.jsonl", "p2.jsonl"]);
+    assert!(out.status.success(), "{}", util::text(&out.stderr));
+    assert!(std::fs::metadata(dir.path().join("m.jsonl")).unwrap().len() > 1000);
+    let out = merge(["p0.jsonl", "p1.jsonl", "gone.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        util::text(&out.stderr).contains("gone.jsonl"),
+        "{}",
+        util::text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::metadata(dir.path().join("m.jsonl")).unwrap().len(),
+        0
+    );
+    util::write(dir.path(), "bad.jsonl", b"{\"file\":1}\n");
+    let out = merge(["p0.jsonl", "p1.jsonl", "bad.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = util::text(&out.stderr);
+    assert!(err.contains("bad.jsonl: findings line 1"), "{err}");
+}
