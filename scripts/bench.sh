@@ -40,7 +40,9 @@ pgnextract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 # the bare replay baseline (benches/replay_baseline.rs): pgn-reader + shakmaty only
 # (BASELINE_PROFILE=release-lto builds it as the release-lto binary is built)
 baseline_profile=${BASELINE_PROFILE:-bench}
-baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run --profile "$baseline_profile" 2>&1 | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1)
+baseline=$(cd "$here" && cargo bench --bench replay_baseline --no-run --profile "$baseline_profile" 2>&1 \
+  | sed -n 's/.*Executable .*(\(.*\)).*/\1/p' | tail -1) \
+  || { echo "bench.sh: cannot build the bare replay (cargo bench --profile $baseline_profile)" >&2; exit 2; }
 case "$baseline" in /* | "") ;; *) baseline="$here/$baseline" ;; esac
 
 tmp=$(mktemp)

@@ -28,6 +28,8 @@ if [ -z "$profdata" ]; then
 fi
 if [ $# -gt 0 ]; then train=("$@"); else train=("$here"/data/*.pgn "$here"/data/*.pgn.zst); fi
 profile=${PROFILE:-release-lto}
+# cargo puts the dev and test profiles' binaries in debug/
+case "$profile" in dev | test) out=debug ;; *) out=$profile ;; esac
 dir="$here/target/pgo-$profile"
 rm -rf "$dir/profiles" "$dir/merged.profdata"
 mkdir -p "$dir/profiles"
@@ -35,11 +37,11 @@ cd "$here"
 # shellcheck disable=SC2086 # CARGO_ARGS is a list of words
 RUSTFLAGS="-Cprofile-generate=$dir/profiles" cargo build --profile "$profile" ${CARGO_ARGS:-} --target-dir "$dir/instrumented"
 for f in "${train[@]}"; do
-  "$dir/instrumented/$profile/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null "$f"
-  "$dir/instrumented/$profile/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null --report-json /dev/null "$f"
+  "$dir/instrumented/$out/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null "$f"
+  "$dir/instrumented/$out/pgn-arbiter" audit --threads 1 --quiet --jsonl /dev/null --report-json /dev/null "$f"
 done
 "$profdata" merge -o "$dir/merged.profdata" "$dir/profiles"
 # shellcheck disable=SC2086
 RUSTFLAGS="-Cprofile-use=$dir/merged.profdata -Cllvm-args=-pgo-warn-missing-function=false" \
   cargo build --profile "$profile" ${CARGO_ARGS:-} --target-dir "$dir/build"
-echo "$dir/build/$profile/pgn-arbiter"
+echo "$dir/build/$out/pgn-arbiter"

@@ -139,22 +139,46 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         summaries.push(s);
     }
     let plan = MergePlan::of(&summaries.iter().collect::<Vec<_>>())?;
-    // each part's findings and aggregate are read when merged, one part at
-    // a time (a month of games in parts need not fit in memory); a file
-    // that cannot be opened fails before any output is written
-    for path in args.findings.iter().chain(&args.reports) {
-        std::fs::File::open(path).map_err(|e| named(path, e))?;
+    // Each part's findings and aggregate are read when they are needed, one
+    // part at a time (a month of games in parts need not fit in memory),
+    // yet a bad one still fails before any output is written: the
+    // aggregates are merged and the findings checked (read, renumbered,
+    // dropped) first, and the findings read again as they are written.
+    let shifted = |i: usize| -> Result<Option<Vec<u8>>, Error> {
+        let Some(path) = args.findings.get(i) else {
+            return Ok(None);
+        };
+        let bytes = read(path)?
+            .shift(plan.shift(i))
+            .map_err(|e| Error::Data(format!("{path}: {e}")))?;
+        Ok(Some(bytes))
+    };
+    if jsonl.is_some() {
+        for &i in &plan.order {
+            shifted(i)?;
+        }
     }
+    let aggregate = match &report {
+        Some(_) if !args.reports.is_empty() => {
+            let mut all = AggregateMerge::default();
+            for &i in &plan.order {
+                let path = &args.reports[i];
+                let mut a: Aggregate = serde_json::from_slice(&read(path)?)
+                    .map_err(|e| Error::Data(format!("{path}: not an aggregate: {e}")))?;
+                plan.renumber(i, &mut a);
+                all.add(&a);
+            }
+            Some(all.finish())
+        }
+        _ => None,
+    };
     let mut merged = plan.summary.clone();
     let failures = gate::check(&conditions, &merged.total);
     merged.failed_conditions = failures.iter().map(|f| f.to_string()).collect();
     if let Some(mut out) = jsonl {
         for &i in &plan.order {
-            if let Some(path) = args.findings.get(i) {
-                let shifted = read(path)?
-                    .shift(plan.shift(i))
-                    .map_err(|e| Error::Data(format!("{path}: {e}")))?;
-                out.write_all(&shifted)?;
+            if let Some(bytes) = shifted(i)? {
+                out.write_all(&bytes)?;
             }
         }
         out.flush()?;
@@ -164,16 +188,8 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    if let Some(mut out) = report.filter(|_| !args.reports.is_empty()) {
-        let mut all = AggregateMerge::default();
-        for &i in &plan.order {
-            let path = &args.reports[i];
-            let mut a: Aggregate = serde_json::from_slice(&read(path)?)
-                .map_err(|e| Error::Data(format!("{path}: not an aggregate: {e}")))?;
-            plan.renumber(i, &mut a);
-            all.add(&a);
-        }
-        serde_json::to_writer(&mut out, &all.finish()).map_err(json_error)?;
+    if let (Some(mut out), Some(aggregate)) = (report, aggregate) {
+        serde_json::to_writer(&mut out, &aggregate).map_err(json_error)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }

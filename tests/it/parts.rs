@@ -276,12 +276,12 @@ fn what_cannot_be_cut_is_one_part_and_parts_of_two_plans_do_not_merge() {
     assert!(util::text(&out.stderr).contains("different plans"));
 }
 
-/// `merge` reads each part's findings when it merges them (one part at a
-/// time, not all first), yet a findings file that is missing still fails
-/// the merge before any output is written, and a bad line is named with
-/// its file.
+/// `merge` reads each part's findings and aggregate when it needs them
+/// (one part at a time, not all first), yet a missing or bad file still
+/// fails the merge before any output is written, named with its file: a
+/// findings file missing or with a bad line, an aggregate that is not one.
 #[test]
-fn a_missing_or_bad_findings_file_is_named_and_a_missing_one_fails_before_any_output() {
+fn a_missing_or_bad_part_file_is_named_and_fails_before_any_output() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
         root().join("data/lichess-2000.pgn"),
@@ -301,32 +301,48 @@ fn a_missing_or_bad_findings_file_is_named_and_a_missing_one_fails_before_any_ou
     for (i, spec) in specs.iter().enumerate() {
         audit(dir.path(), &format!("p{i}"), &["--part", spec]);
     }
-    let merge = |findings: [&str; 3]| {
+    util::write(dir.path(), "bad.jsonl", b"{\"file\":1}\n");
+    util::write(dir.path(), "bad.agg.json", b"{}\n");
+    let outputs = ["m.jsonl", "m.json", "m.agg.json"];
+    let merge = |findings: [&str; 3], reports: [&str; 3]| {
+        for o in outputs {
+            let _ = std::fs::remove_file(dir.path().join(o));
+        }
         bin()
             .current_dir(dir.path())
             .args(["merge", "p0.json", "p1.json", "p2.json", "--findings"])
             .args(findings)
-            .args(["--jsonl", "m.jsonl"])
+            .arg("--reports")
+            .args(reports)
+            .args(["--jsonl", outputs[0], "--summary-json", outputs[1]])
+            .args(["--report-json", outputs[2]])
             .output()
             .unwrap()
     };
-    let out = merge(["p0.jsonl", "p1.jsonl", "p2.jsonl"]);
+    let size = |o: &str| std::fs::metadata(dir.path().join(o)).unwrap().len();
+    let good = ["p0.agg.json", "p1.agg.json", "p2.agg.json"];
+    let out = merge(["p0.jsonl", "p1.jsonl", "p2.jsonl"], good);
     assert!(out.status.success(), "{}", util::text(&out.stderr));
-    assert!(std::fs::metadata(dir.path().join("m.jsonl")).unwrap().len() > 1000);
-    let out = merge(["p0.jsonl", "p1.jsonl", "gone.jsonl"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        util::text(&out.stderr).contains("gone.jsonl"),
-        "{}",
-        util::text(&out.stderr)
-    );
-    assert_eq!(
-        std::fs::metadata(dir.path().join("m.jsonl")).unwrap().len(),
-        0
-    );
-    util::write(dir.path(), "bad.jsonl", b"{\"file\":1}\n");
-    let out = merge(["p0.jsonl", "p1.jsonl", "bad.jsonl"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = util::text(&out.stderr);
-    assert!(err.contains("bad.jsonl: findings line 1"), "{err}");
+    assert!(outputs.iter().all(|o| size(o) > 100));
+    for (findings, reports, named) in [
+        (["p0.jsonl", "p1.jsonl", "gone.jsonl"], good, "gone.jsonl"),
+        (
+            ["p0.jsonl", "p1.jsonl", "bad.jsonl"],
+            good,
+            "bad.jsonl: findings line 1",
+        ),
+        (
+            ["p0.jsonl", "p1.jsonl", "p2.jsonl"],
+            ["p0.agg.json", "p1.agg.json", "bad.agg.json"],
+            "bad.agg.json: not an aggregate",
+        ),
+    ] {
+        let out = merge(findings, reports);
+        let err = util::text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(named), "{named}: {err}");
+        for o in outputs {
+            assert_eq!(size(o), 0, "{named}: {o} written");
+        }
+    }
 }
