@@ -258,10 +258,9 @@ fn renumber(a: &mut Aggregate, file: &str, by: &Shift) {
 }
 
 impl Findings for Vec<u8> {
+    /// Every line is read, the first part's of a file too (no shift): a
+    /// line that is not `audit --jsonl`'s fails the merge wherever it is.
     fn shift(self, by: &Shift) -> Result<Vec<u8>, Error> {
-        if *by == Shift::default() {
-            return Ok(self);
-        }
         let mut out = Vec::with_capacity(self.len() + self.len() / 50);
         for (n, line) in self.split_inclusive(|&b| b == b'\n').enumerate() {
             shift_line(line, by, &mut out).ok_or_else(|| {
@@ -370,5 +369,9 @@ mod tests {
             .unwrap()
             .contains("\"game\":10,\"game_id\":null,\"offset\":1000,\"line\":51"));
         assert!(b"{\"file\":1}\n".to_vec().shift(&by).is_err());
+        // without a shift (a file's first part): the same bytes, and a bad
+        // line is still refused
+        assert_eq!(line.to_vec().shift(&Shift::default()).unwrap(), line);
+        assert!(b"{\"file\":1}\n".to_vec().shift(&Shift::default()).is_err());
     }
 }

@@ -331,6 +331,12 @@ fn a_missing_or_bad_part_file_is_named_and_fails_before_any_output() {
             good,
             "bad.jsonl: findings line 1",
         ),
+        // the first part's findings need no renumbering, and are read too
+        (
+            ["bad.jsonl", "p1.jsonl", "p2.jsonl"],
+            good,
+            "bad.jsonl: findings line 1",
+        ),
         (
             ["p0.jsonl", "p1.jsonl", "p2.jsonl"],
             ["p0.agg.json", "p1.agg.json", "bad.agg.json"],
