@@ -4,7 +4,7 @@
 use std::cell::Cell;
 
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position, Role, Square};
 
 use crate::facets::Facets;
 use crate::finding::{Detail, Finding, Spot};
@@ -213,10 +213,10 @@ fn content_start(buf: &mut Vec<u8>, game: &RawGame<'_>) {
     }
 }
 
-/// A move played, in a [`ContentId`]'s bytes: from (6 bits), to (6) and
-/// promotion or castling (4), in two bytes.
+/// A move played, as a [`ContentId`] counts it: from (6 bits), to (6) and
+/// promotion or castling (4); two bytes, little-endian, in its bytes.
 #[inline]
-fn content_move(buf: &mut Vec<u8>, m: Move) {
+fn content_code(m: Move) -> u16 {
     let (from, to, extra) = match m {
         Move::Normal {
             from,
@@ -228,8 +228,7 @@ fn content_move(buf: &mut Vec<u8>, m: Move) {
         Move::Castle { king, rook } => (king, rook, 9),
         Move::Put { to, .. } => (to, to, 15),
     };
-    let code = from as u16 | (to as u16) << 6 | extra << 12;
-    buf.extend_from_slice(&code.to_le_bytes());
+    from as u16 | (to as u16) << 6 | extra << 12
 }
 
 /// The moves not replayed (from an illegal one on), as written.
@@ -314,6 +313,12 @@ pub struct Auditor {
     facets: bool,
     /// The bytes of the current game's [`ContentId`], reused.
     content: Vec<u8>,
+    /// The moves the replay played, for the rules that look back
+    /// ([`End::moves`]) and the game's [`ContentId`]: kept for every game,
+    /// since a game with findings needs its id and playing it again cost
+    /// more than recording (a second replay of every long game with
+    /// findings: a fifth of TCEC's instructions).
+    moves: Vec<Move>,
 }
 
 impl Auditor {
@@ -405,17 +410,10 @@ impl Auditor {
             None => self.mainline.result_token.unwrap_or("*").as_bytes(),
         };
 
-        // The statistics report counts every game by its content: the
-        // replay records the moves. Otherwise only the findings carry it,
-        // and the moves of a game with findings are played again after.
-        let record = self.facets;
-        if record {
-            content_start(&mut self.content, game);
-        }
         match start_position(game, variant) {
             Ok(p0) => {
                 self.site.start(game, day);
-                self.replay(p0, game, edition, result, record, &mut report);
+                self.replay(p0, game, edition, result, &mut report);
             }
             Err((side, reason)) => {
                 report.status = Status::Invalid;
@@ -429,9 +427,13 @@ impl Auditor {
                 });
             }
         }
-        if record || !report.findings.is_empty() {
-            if !record {
-                self.content_replayed(game, variant, report.plies);
+        // The statistics report counts every game by its content; otherwise
+        // only the findings carry it.
+        if self.facets || !report.findings.is_empty() {
+            content_start(&mut self.content, game);
+            for &m in &self.moves[..report.plies as usize] {
+                self.content
+                    .extend_from_slice(&content_code(m).to_le_bytes());
             }
             let rest = &self.mainline.sans[report.plies as usize..];
             content_rest(&mut self.content, rest);
@@ -445,45 +447,36 @@ impl Auditor {
         report
     }
 
-    /// The bytes of the game's [`ContentId`] up to its first `plies`
-    /// moves, played again from its start (the replay did not record
-    /// them): the same resolution as the replay's, so the same bytes.
-    fn content_replayed(&mut self, game: &RawGame<'_>, variant: Variant, plies: u32) {
-        content_start(&mut self.content, game);
-        let Ok(mut pos) = start_position(game, variant) else {
-            return;
-        };
-        for san in &self.mainline.sans[..plies as usize] {
-            let Ok(m) = crate::san::resolve(&pos, san.san) else {
-                break;
-            };
-            content_move(&mut self.content, m);
-            pos.play_unchecked(m);
-        }
-    }
-
     /// Replays the mainline from `p0`, calling each rule's hooks in the
     /// order [`crate::rules`] gives; records each move played for the
-    /// game's [`ContentId`] when `record`.
+    /// game's [`ContentId`].
     fn replay(
         &mut self,
         p0: Chess,
         game: &RawGame<'_>,
         edition: Edition,
         result: &[u8],
-        record: bool,
         report: &mut GameReport,
     ) {
-        let (repetition, fifty, dead, site, content) = (
+        let (repetition, fifty, dead, site, moves) = (
             &mut self.repetition,
             &mut self.fifty,
             &mut self.dead,
             &mut self.site,
-            &mut self.content,
+            &mut self.moves,
         );
         repetition.start();
         fifty.start();
         dead.start(&p0);
+        // Written in place: a move is played only where one is written.
+        moves.clear();
+        moves.resize(
+            self.mainline.sans.len(),
+            Move::Put {
+                role: Role::Pawn,
+                to: Square::A1,
+            },
+        );
         let mut pos = p0;
         let mut invalid: Option<Finding> = None;
         let mut ply: u32 = 0;
@@ -503,10 +496,7 @@ impl Auditor {
             dead.position(&at);
             site.position(&at, occurrences);
             let Some(m) = next else { break };
-            if record {
-                content_move(content, m);
-            }
-            dead.played(m);
+            moves[ply as usize] = m;
             repetition.play(&mut pos, m);
             ply += 1;
         }
@@ -519,6 +509,7 @@ impl Auditor {
         let end = End {
             n: ply,
             valid,
+            moves: &moves[..ply as usize],
             pos: &pos,
             legal: valid.then_some(&final_legal),
             result,

@@ -198,11 +198,10 @@ pub struct Dead {
     prover: Prover,
     track: DrawTrack,
     proof: Option<Proof>,
-    /// P0, kept when the engine will be asked.
+    /// P0, kept when the engine will be asked: with [`End::moves`] it
+    /// gives any position of the game, for walking back from a dead final
+    /// position (rare) without keeping every position.
     start: Option<Chess>,
-    /// The moves played, for walking back from a dead final position
-    /// (rare) without keeping every position.
-    played: Vec<Move>,
 }
 
 /// What the dead-position rule leaves to the loss on time (Art. 6.9).
@@ -227,7 +226,6 @@ impl Dead {
     pub fn start(&mut self, p0: &Chess) {
         self.track = DrawTrack::default();
         self.proof = None;
-        self.played.clear();
         self.start = self.mode.budget().is_some().then(|| p0.clone());
     }
 
@@ -240,14 +238,6 @@ impl Dead {
         }
         if self.proof.is_some() {
             self.track.hit(at.ply, at.pos);
-        }
-    }
-
-    /// `m` was played.
-    #[inline]
-    pub fn played(&mut self, m: Move) {
-        if self.start.is_some() {
-            self.played.push(m);
         }
     }
 
@@ -276,7 +266,7 @@ impl Dead {
                 None => last,
             };
             if let Some(q) = asked {
-                let moves = &self.played[..q as usize];
+                let moves = &end.moves[..q as usize];
                 let question = match end.legal.filter(|_| q == end.n) {
                     Some(legal) => {
                         let winner_first = end

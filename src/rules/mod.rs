@@ -73,6 +73,8 @@ pub struct End<'a> {
     pub valid: bool,
     /// The final position (of a valid game).
     pub pos: &'a Chess,
+    /// The moves played from P0, in order: `n` of them.
+    pub moves: &'a [Move],
     /// Its legal moves (of a valid game).
     pub legal: Option<&'a MoveList>,
     /// SPEC: the Result tag, else the movetext's result token; `*` unknown.
