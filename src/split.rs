@@ -20,6 +20,7 @@
 use memchr::memchr;
 
 mod braces;
+mod short;
 use braces::scan_braces;
 
 /// A tag's name and raw value.
@@ -260,7 +261,7 @@ impl<'a> Iterator for Splitter<'a> {
     fn next(&mut self) -> Option<RawGame<'a>> {
         while self.pos < self.buf.len() {
             let start = self.pos;
-            let end = memchr(b'\n', &self.buf[start..]).map_or(self.buf.len(), |i| start + i + 1);
+            let end = short::line_end(self.buf, start);
             self.pos = end;
             let line = &self.buf[start..end];
             self.line = self.newlines;

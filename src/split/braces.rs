@@ -3,19 +3,29 @@
 
 use memchr::{memchr, memrchr};
 
+use super::short;
+
 /// Brace state after one movetext line: `{...}` comments span lines, a `;`
 /// outside a comment ends the line.
 ///
 /// Without a `;` on the line the state at its end follows from the last
 /// brace of each kind: after the last `}` the line is outside a comment
 /// (that `}` closed one, or stood outside), and a `{` after it opens one.
-/// Three searches over the line, against two for each comment in
+/// Three searches over the line (one pass over a short line,
+/// [`short::braces`]), against two for each comment in
 /// [`scan_braces_in_order`] (Lichess's clock comments: some 70 a line).
 pub(super) fn scan_braces(line: &[u8], in_brace: bool) -> bool {
-    if memchr(b';', line).is_some() {
-        return scan_braces_in_order(line, in_brace);
-    }
-    match (memrchr(b'{', line), memrchr(b'}', line)) {
+    let (open, close) = match short::braces(line) {
+        Some((_, _, true)) => return scan_braces_in_order(line, in_brace),
+        Some((open, close, false)) => (open, close),
+        None => {
+            if memchr(b';', line).is_some() {
+                return scan_braces_in_order(line, in_brace);
+            }
+            (memrchr(b'{', line), memrchr(b'}', line))
+        }
+    };
+    match (open, close) {
         (Some(open), Some(close)) => open > close,
         (Some(_), None) => true,
         (None, Some(_)) => false,
