@@ -107,6 +107,7 @@
 
 pub mod aggregate;
 pub mod audit;
+pub(crate) mod bytes;
 pub mod diff;
 pub mod error;
 pub mod example;

@@ -108,7 +108,8 @@ pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
     let line_end = |i: usize| memchr(b'\n', &t[i.min(n)..]).map_or(n, |e| i + e);
     while i < n {
         match t[i] {
-            b'{' => match memchr(b'}', &t[i + 1..]) {
+            // comments are mostly short (clock comments): see crate::bytes
+            b'{' => match crate::bytes::find(b'}', &t[i + 1..]) {
                 Some(e) => i += e + 2,
                 None => {
                     // pgn-reader fails on it; the moves before it stand

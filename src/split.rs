@@ -20,7 +20,6 @@
 use memchr::memchr;
 
 mod braces;
-mod short;
 use braces::scan_braces;
 
 /// A tag's name and raw value.
@@ -261,7 +260,7 @@ impl<'a> Iterator for Splitter<'a> {
     fn next(&mut self) -> Option<RawGame<'a>> {
         while self.pos < self.buf.len() {
             let start = self.pos;
-            let end = short::line_end(self.buf, start);
+            let end = crate::bytes::line_end(self.buf, start);
             self.pos = end;
             let line = &self.buf[start..end];
             self.line = self.newlines;

@@ -3,7 +3,7 @@
 
 use memchr::{memchr, memrchr};
 
-use super::short;
+use crate::bytes;
 
 /// Brace state after one movetext line: `{...}` comments span lines, a `;`
 /// outside a comment ends the line.
@@ -12,10 +12,10 @@ use super::short;
 /// brace of each kind: after the last `}` the line is outside a comment
 /// (that `}` closed one, or stood outside), and a `{` after it opens one.
 /// Three searches over the line (one pass over a short line,
-/// [`short::braces`]), against two for each comment in
+/// [`bytes::braces`]), against two for each comment in
 /// [`scan_braces_in_order`] (Lichess's clock comments: some 70 a line).
 pub(super) fn scan_braces(line: &[u8], in_brace: bool) -> bool {
-    let (open, close) = match short::braces(line) {
+    let (open, close) = match bytes::braces(line) {
         Some((_, _, true)) => return scan_braces_in_order(line, in_brace),
         Some((open, close, false)) => (open, close),
         None => {

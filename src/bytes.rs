@@ -1,41 +1,46 @@
-//! Searches over short lines, sixteen bytes at a time.
+//! Searches over short byte runs, sixteen bytes at a time.
 //!
-//! Most PGN lines are short: tag pairs, and the movetext of engine games
-//! written a move and its comment a line (TCEC: 66 bytes on average).
-//! There memchr's setup costs more than its search (about 60 instructions
-//! a call on such lines, four calls a movetext line), so a line's end and
-//! its braces are found here with SSE2 (part of every x86-64 CPU) over its
-//! first bytes, and memchr takes over for long lines. Elsewhere, memchr
-//! alone.
+//! Most of what PGN is searched for lies close: the end of a tag line, of
+//! an engine game's movetext line (a move and its comment a line; TCEC:
+//! 66 bytes on average), of a clock comment (`{ [%clk 0:05:00] }`). There
+//! memchr's setup costs more than its search (60 to 90 instructions a
+//! call), so these searches look at the first bytes with SSE2 (part of
+//! every x86-64 CPU) and hand long runs to memchr. Elsewhere, memchr
+//! alone. Bytes only: no PGN rule is decided here.
 
 use memchr::memchr;
 
 /// Lines up to this length have their braces found here, not by memchr.
 const SHORT: usize = 128;
-/// The line end is searched for here over this many bytes, then by memchr.
+/// [`find`] searches this many bytes itself, then hands over to memchr.
 const HEAD: usize = 64;
 
-/// Where the line starting at `start` ends: just past its `\n`, or at the
-/// end of `buf`. `memchr`'s answer, cheaper on short lines.
+/// The first `byte` in `hay`: `memchr`'s answer, cheaper when it is near.
 #[inline]
-pub(super) fn line_end(buf: &[u8], start: usize) -> usize {
-    let rest = &buf[start..];
+pub(crate) fn find(byte: u8, hay: &[u8]) -> Option<usize> {
     let mut off = 0;
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    while off + 16 <= rest.len() && off < HEAD {
-        let m = sse2::mask(&rest[off..off + 16], b'\n');
+    while off + 16 <= hay.len() && off < HEAD {
+        let m = sse2::mask(&hay[off..off + 16], byte);
         if m != 0 {
-            return start + off + m.trailing_zeros() as usize + 1;
+            return Some(off + m.trailing_zeros() as usize);
         }
         off += 16;
     }
-    memchr(b'\n', &rest[off..]).map_or(buf.len(), |i| start + off + i + 1)
+    memchr(byte, &hay[off..]).map(|i| off + i)
+}
+
+/// Where the line starting at `start` ends: just past its `\n`, or at the
+/// end of `buf`.
+#[inline]
+pub(crate) fn line_end(buf: &[u8], start: usize) -> usize {
+    find(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i + 1)
 }
 
 /// The last `{`, the last `}` and whether a `;` occurs, in `line`; `None`
 /// when it is too long for this search (then memchr searches it).
 #[inline]
-pub(super) fn braces(line: &[u8]) -> Option<(Option<usize>, Option<usize>, bool)> {
+pub(crate) fn braces(line: &[u8]) -> Option<(Option<usize>, Option<usize>, bool)> {
     if line.len() > SHORT {
         return None;
     }
@@ -94,7 +99,7 @@ mod sse2 {
     /// Each kind keeps the mask of the last chunk that held it; positions
     /// are worked out once, at the end.
     #[inline]
-    pub(super) fn braces(line: &[u8]) -> (Option<usize>, Option<usize>, bool) {
+    pub(crate) fn braces(line: &[u8]) -> (Option<usize>, Option<usize>, bool) {
         let (open_b, close_b, semi_b) = (splat(b'{'), splat(b'}'), splat(b';'));
         let ((mut open_at, mut open), (mut close_at, mut close)) = ((0, 0u32), (0, 0u32));
         let mut semicolon = 0u32;
@@ -158,6 +163,10 @@ mod tests {
                 for start in [0, len / 3, len] {
                     let plain = memchr(b'\n', &buf[start..]).map_or(len, |i| start + i + 1);
                     assert_eq!(line_end(&buf, start), plain, "{buf:?} from {start}");
+                    for byte in [b'}', b'{', b'q'] {
+                        let rest = &buf[start..];
+                        assert_eq!(find(byte, rest), memchr(byte, rest), "{rest:?}: {byte}");
+                    }
                 }
                 let plain = (
                     memchr::memrchr(b'{', &buf),
