@@ -30,6 +30,18 @@ pub(crate) fn find(byte: u8, hay: &[u8]) -> Option<usize> {
     memchr(byte, &hay[off..]).map(|i| off + i)
 }
 
+/// Whether `byte` occurs in `hay`: every chunk of a run of 16 bytes or
+/// more looked at without stopping (the last overlapping), a byte at a time
+/// below that.
+#[inline]
+pub(crate) fn contains(byte: u8, hay: &[u8]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if hay.len() >= 16 {
+        return sse2::contains(hay, byte);
+    }
+    hay.contains(&byte)
+}
+
 /// Where the line starting at `start` ends: just past its `\n`, or at the
 /// end of `buf`.
 #[inline]
@@ -91,6 +103,21 @@ mod sse2 {
     #[inline]
     pub(super) fn mask(chunk: &[u8], byte: u8) -> u32 {
         eq(load(chunk), splat(byte))
+    }
+
+    /// [`super::contains`] for 16 bytes or more.
+    #[inline]
+    pub(super) fn contains(hay: &[u8], byte: u8) -> bool {
+        let b = splat(byte);
+        let last = hay.len() - 16;
+        let mut found = 0;
+        let mut at = 0;
+        while at < last {
+            found |= eq(load(&hay[at..]), b);
+            at += 16;
+        }
+        found |= eq(load(&hay[last..]), b);
+        found != 0
     }
 
     /// [`super::braces`] of a line of 16 bytes or more: its 16-byte
@@ -166,6 +193,11 @@ mod tests {
                     for byte in [b'}', b'{', b'q'] {
                         let rest = &buf[start..];
                         assert_eq!(find(byte, rest), memchr(byte, rest), "{rest:?}: {byte}");
+                        assert_eq!(
+                            contains(byte, rest),
+                            rest.contains(&byte),
+                            "{rest:?}: {byte}"
+                        );
                     }
                 }
                 let plain = (

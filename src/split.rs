@@ -473,8 +473,9 @@ fn whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
         return None;
     }
     let value = &t[value_start..value_end];
-    // values are short: a plain loop costs less than memchr's setup here
-    if value.contains(&b'\r') {
+    // values are short, lines not much longer: the line is looked at whole
+    // (crate::bytes), the value only when the line holds a `\r`
+    if crate::bytes::contains(b'\r', t) && value.contains(&b'\r') {
         return None;
     }
     Some((name, value))
