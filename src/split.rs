@@ -371,7 +371,20 @@ impl<'a> Iterator for Splitter<'a> {
 /// Python's `str.isspace` on ASCII, which is what real files use.
 #[inline]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f)
+    // by table, as [`is_name_byte`]: it runs on the ends of every line
+    const TABLE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = matches!(
+                i as u8,
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f
+            );
+            i += 1;
+        }
+        t
+    };
+    TABLE[b as usize]
 }
 
 /// Where the line holding `offset` starts, when only blanks stand before
