@@ -503,8 +503,9 @@ impl Auditor {
 
         let valid = invalid.is_none();
         // Generated in place (an `Option<MoveList>` copied its 1.3 KB at
-        // every game); an invalid game's list is not used.
-        let final_legal = pos.legal_moves();
+        // every game), and only as far as the rules ask; an invalid game's
+        // list is not used.
+        let final_legal = crate::rules::final_moves(&pos);
         let lost_on_time = valid && result::lost_on_time(game.tag("Termination"));
         let end = End {
             n: ply,

@@ -122,7 +122,9 @@ impl Analyzer {
     }
 
     /// [`Analyzer::can_mate`] with the position's legal moves, when the
-    /// caller has them already.
+    /// caller has them already. Where the side to move is not in check and
+    /// has more than two, any three of them will do
+    /// ([`crate::rules::final_moves`]): only their number is asked then.
     pub fn can_mate_with(
         &mut self,
         pos: &Chess,
