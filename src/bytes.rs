@@ -30,9 +30,9 @@ pub(crate) fn find(byte: u8, hay: &[u8]) -> Option<usize> {
     memchr(byte, &hay[off..]).map(|i| off + i)
 }
 
-/// Whether `byte` occurs in `hay`: every chunk of a run of 16 bytes or
-/// more looked at without stopping (the last overlapping), a byte at a time
-/// below that.
+/// Whether `byte` occurs in `hay`: every 16-byte chunk of a run of 16
+/// bytes or more looked at without stopping (the last one overlapping),
+/// core's search below that.
 #[inline]
 pub(crate) fn contains(byte: u8, hay: &[u8]) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -126,7 +126,7 @@ mod sse2 {
     /// Each kind keeps the mask of the last chunk that held it; positions
     /// are worked out once, at the end.
     #[inline]
-    pub(crate) fn braces(line: &[u8]) -> (Option<usize>, Option<usize>, bool) {
+    pub(super) fn braces(line: &[u8]) -> (Option<usize>, Option<usize>, bool) {
         let (open_b, close_b, semi_b) = (splat(b'{'), splat(b'}'), splat(b';'));
         let ((mut open_at, mut open), (mut close_at, mut close)) = ((0, 0u32), (0, 0u32));
         let mut semicolon = 0u32;
@@ -162,8 +162,9 @@ mod sse2 {
 mod tests {
     use super::*;
 
-    /// Both searches against the plain ones on pseudo-random lines of every
-    /// length up to past the limits, over bytes that matter and others.
+    /// Every search here against memchr, memrchr or core's, on
+    /// pseudo-random runs of every length up to past the limits, over bytes
+    /// that matter and others.
     #[test]
     fn short_searches_equal_memchr_and_a_plain_scan() {
         const BYTES: [u8; 7] = [b'{', b'}', b';', b'\n', b'a', b' ', b'['];
