@@ -22,6 +22,7 @@
 //! gate, diff   --fail-on conditions; the diff of two findings files
 //! example      a finding as people read it (the printers' and the report's examples)
 //! positions    FEN read leniently, SAN lines; text: numbers and escapers (a leaf)
+//! bytes        short byte searches (SSE2) for split and movetext (a leaf)
 //! run          the `Audit` builder; error: the typed `Error`
 //! ```
 //!
