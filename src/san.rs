@@ -13,7 +13,7 @@
 use shakmaty::{
     attacks,
     san::{San, SanError},
-    Bitboard, Chess, Color, Move, Position, Rank, Role, Square,
+    Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square,
 };
 
 /// The legal move `san` names in `pos`, exactly as `San::to_move` answers.
@@ -75,12 +75,9 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
     if let Some(r) = rank {
         from &= Bitboard::from_rank(r);
     }
-    let their = board.by_color(them) & !Bitboard::from_square(to);
     let mut found = None;
     for sq in from {
-        let after = (occupied ^ Bitboard::from_square(sq)) | Bitboard::from_square(to);
-        let king_at = if role == Role::King { to } else { king };
-        if (board.attacks_to(king_at, them, after) & their).any() {
+        if !keeps_king_safe(board, them, king, role, sq, to) {
             continue;
         }
         if found.is_some() {
@@ -95,6 +92,26 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
         });
     }
     found.ok_or(SanError::IllegalSan)
+}
+
+/// Whether the normal move of the `role` on `from` to `to` (no en
+/// passant, no castling) leaves its side's king, on `king`, unattacked:
+/// no man of `them` but one taken on `to` attacks the king's square on
+/// the board after the move. The legality test of [`resolve`] and of
+/// [`crate::rules::final_moves`].
+#[inline]
+pub(crate) fn keeps_king_safe(
+    board: &Board,
+    them: Color,
+    king: Square,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> bool {
+    let after = (board.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let their = board.by_color(them) & !Bitboard::from_square(to);
+    let king_at = if role == Role::King { to } else { king };
+    (board.attacks_to(king_at, them, after) & their).is_empty()
 }
 
 /// The squares from which a pawn of `us` pushes to the empty `to`: one

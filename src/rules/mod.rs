@@ -18,7 +18,7 @@
 
 use std::cell::OnceCell;
 
-use shakmaty::{attacks, Bitboard, Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{attacks, Chess, Color, Move, MoveList, Position};
 
 use crate::laws::Edition;
 
@@ -72,9 +72,10 @@ impl<'a> At<'a> {
 /// more than two ([`unwinnable::Analyzer::can_mate_with`]), and generating
 /// them all cost some 2,000 instructions a game.
 ///
-/// The three are found as [`crate::san::resolve`] tests a move: a piece
-/// move (no pawn, so no promotion or en passant; no castling) is legal
-/// when no enemy man attacks the king on the board after it.
+/// The three are found with [`crate::san::resolve`]'s test (`san`'s
+/// `keeps_king_safe`): a piece move (no pawn, so no
+/// promotion or en passant; no castling) is legal when no enemy man
+/// attacks the king on the board after it.
 pub fn final_moves(pos: &Chess) -> MoveList {
     if !pos.is_check() {
         if let Some(three) = three_piece_moves(pos) {
@@ -95,10 +96,7 @@ fn three_piece_moves(pos: &Chess) -> Option<MoveList> {
     for from in ours & !board.pawns() {
         let piece = board.piece_at(from)?;
         for to in attacks::attacks(from, piece, occupied) & !ours {
-            let after = (occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-            let their = board.by_color(them) & !Bitboard::from_square(to);
-            let king_at = if piece.role == Role::King { to } else { king };
-            if (board.attacks_to(king_at, them, after) & their).any() {
+            if !crate::san::keeps_king_safe(board, them, king, piece.role, from, to) {
                 continue;
             }
             found.push(Move::Normal {
