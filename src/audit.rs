@@ -4,7 +4,7 @@
 use std::cell::Cell;
 
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{fen::Fen, CastlingMode, Chess, Color, Move, Position};
 
 use crate::facets::Facets;
 use crate::finding::{Detail, Finding, Spot};
@@ -468,15 +468,7 @@ impl Auditor {
         repetition.start();
         fifty.start();
         dead.start(&p0);
-        // Written in place: a move is played only where one is written.
         moves.clear();
-        moves.resize(
-            self.mainline.sans.len(),
-            Move::Put {
-                role: Role::Pawn,
-                to: Square::A1,
-            },
-        );
         let mut pos = p0;
         let mut invalid: Option<Finding> = None;
         let mut ply: u32 = 0;
@@ -496,7 +488,7 @@ impl Auditor {
             dead.position(&at);
             site.position(&at, occurrences);
             let Some(m) = next else { break };
-            moves[ply as usize] = m;
+            moves.push(m);
             repetition.play(&mut pos, m);
             ply += 1;
         }
@@ -510,7 +502,7 @@ impl Auditor {
         let end = End {
             n: ply,
             valid,
-            moves: &moves[..ply as usize],
+            moves,
             pos: &pos,
             legal: valid.then_some(&final_legal),
             result,
