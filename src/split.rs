@@ -20,7 +20,10 @@
 use memchr::memchr;
 
 mod braces;
-use braces::scan_braces;
+mod tags;
+use braces::{scan_braces, scan_run};
+use tags::first_tag_name;
+pub use tags::parse_tag_line;
 
 /// A tag's name and raw value.
 pub type TagPair<'a> = (&'a [u8], &'a [u8]);
@@ -118,7 +121,12 @@ pub struct Splitter<'a> {
     buf: &'a [u8],
     pos: usize,
     state: State,
+    /// Inside a comment, before the lines of `run`.
     in_brace: bool,
+    /// Where movetext lines not yet read for braces start: their brace
+    /// state is only asked at a line that may end the game (see
+    /// [`Splitter::braces_to`]).
+    run: Option<usize>,
     cur: Option<Builder<'a>>,
     end: Option<EndState>,
     /// A tag vector given back by [`Splitter::recycle`], for the next game.
@@ -178,6 +186,7 @@ impl<'a> Splitter<'a> {
             pos: 0,
             state: State::Between,
             in_brace: false,
+            run: None,
             cur: None,
             end: None,
             spare: Vec::new(),
@@ -249,6 +258,26 @@ impl<'a> Splitter<'a> {
         self.state = State::Move;
     }
 
+    /// Adds the movetext line `[start, end)`, which cannot end the game, to
+    /// the lines whose braces are read later: inside a comment or out, it
+    /// is read the same.
+    fn extend_run(&mut self, start: usize, end: usize) {
+        let cur = self.cur.as_mut().expect("open game");
+        cur.gap_in_brace = false;
+        cur.movetext_end = end;
+        self.run.get_or_insert(start);
+    }
+
+    /// Reads the braces of the movetext lines not yet read, up to `end`:
+    /// one search over them all where they can be read at once
+    /// ([`braces::scan_run`]), not one a line (an engine's movetext has a
+    /// comment on every line).
+    fn braces_to(&mut self, end: usize) {
+        if let Some(from) = self.run.take() {
+            self.in_brace = scan_run(&self.buf[from..end], self.in_brace);
+        }
+    }
+
     fn take(&mut self) -> Option<RawGame<'a>> {
         self.cur.take().map(|b| b.finish(self.buf))
     }
@@ -317,6 +346,11 @@ impl<'a> Iterator for Splitter<'a> {
                     }
                 }
                 State::Move => {
+                    if !may_end_game(line, blank) {
+                        self.extend_run(start, end);
+                        continue;
+                    }
+                    self.braces_to(start);
                     if self.in_brace {
                         let cur = self.cur.as_mut().expect("open game");
                         if blank {
@@ -349,6 +383,7 @@ impl<'a> Iterator for Splitter<'a> {
                 }
             }
         }
+        self.braces_to(self.pos);
         if self.in_brace && self.state == State::Move {
             if let Some(cur) = self.cur.as_mut() {
                 cur.unterminated = true;
@@ -368,10 +403,17 @@ impl<'a> Iterator for Splitter<'a> {
     }
 }
 
+/// Whether a movetext line may end its game, by its look alone: a blank
+/// line, or one whose first non-blank byte is `[` (whether it does depends
+/// on the comments before it).
+fn may_end_game(line: &[u8], blank: bool) -> bool {
+    blank || line[leading_blank(line)..].first() == Some(&b'[')
+}
+
 /// Python's `str.isspace` on ASCII, which is what real files use.
 #[inline]
 fn is_space(b: u8) -> bool {
-    // by table, as [`is_name_byte`]: it runs on the ends of every line
+    // by table, as tags' `is_name_byte`: it runs on the ends of every line
     const TABLE: [bool; 256] = {
         let mut t = [false; 256];
         let mut i = 0;
@@ -409,147 +451,6 @@ pub fn is_blank(line: &[u8]) -> bool {
 #[inline]
 fn leading_blank(line: &[u8]) -> usize {
     line.iter().take_while(|&&b| is_space(b)).count()
-}
-
-/// Appends to `pairs` the tag pairs of a line whose first non-blank byte
-/// is `[` (no allocation once `pairs` has room), and returns where the
-/// movetext after them starts on the same line, if any.
-///
-/// A line that is one whole tag (`[Name "value"]`, python-chess's tag
-/// pattern) gives that tag, the value being everything between the first
-/// quote and the last `"]`. Any other line is read as pgn-reader reads it:
-/// several tags on one line, movetext after the last one, a malformed tag
-/// ending the line.
-pub fn parse_tag_line<'l>(line: &'l [u8], pairs: &mut Vec<TagPair<'l>>) -> Option<usize> {
-    if let Some(pair) = whole_tag(line) {
-        pairs.push(pair);
-        return None;
-    }
-    let mut pos = leading_blank(line);
-    while pos < line.len() && line[pos] == b'[' {
-        match loose_tag(line, pos) {
-            Some((name, value, end)) => {
-                pairs.push((name, value));
-                pos = end;
-            }
-            None => return None,
-        }
-    }
-    if is_blank(&line[pos..]) {
-        None
-    } else {
-        Some(pos)
-    }
-}
-
-/// The name of the first tag of a line, if it has one.
-fn first_tag_name(line: &[u8]) -> Option<&[u8]> {
-    if let Some((name, _)) = whole_tag(line) {
-        return Some(name);
-    }
-    let pos = leading_blank(line);
-    if line.get(pos) != Some(&b'[') {
-        return None;
-    }
-    loose_tag(line, pos).map(|(name, _, _)| name)
-}
-
-/// `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`
-fn whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
-    let mut end = line.len();
-    while end > 0 && is_space(line[end - 1]) {
-        end -= 1;
-    }
-    let t = &line[..end];
-    if t.first() != Some(&b'[') || !t.ends_with(b"\"]") {
-        return None;
-    }
-    let first = *t.get(1)?;
-    if !first.is_ascii_alphanumeric() {
-        return None;
-    }
-    let mut i = 2;
-    while i < t.len() && is_name_byte(t[i]) {
-        i += 1;
-    }
-    let name = &t[1..i];
-    let ws = i;
-    while i < t.len() && is_space(t[i]) {
-        i += 1;
-    }
-    if i == ws || t.get(i) != Some(&b'"') {
-        return None;
-    }
-    let value_start = i + 1;
-    let value_end = t.len() - 2;
-    if value_start > value_end {
-        return None;
-    }
-    let value = &t[value_start..value_end];
-    // values are short, lines not much longer: the line is looked at whole
-    // (crate::bytes), the value only when the line holds a `\r`
-    if crate::bytes::contains(b'\r', t) && value.contains(&b'\r') {
-        return None;
-    }
-    Some((name, value))
-}
-
-/// `[A-Za-z0-9_+#=:-]`, by table (it runs on every byte of a tag name).
-#[inline]
-fn is_name_byte(b: u8) -> bool {
-    const TABLE: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut i = 0;
-        while i < 256 {
-            let b = i as u8;
-            t[i] =
-                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
-            i += 1;
-        }
-        t
-    };
-    TABLE[b as usize]
-}
-
-/// `\[\s*([^\s"\[\]]+)\s*"((?:[^"\\\n]|\\.)*)"[ \t\r\]]*` at `pos`.
-fn loose_tag(line: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
-    let mut i = pos + 1;
-    while i < line.len() && is_space(line[i]) {
-        i += 1;
-    }
-    let name_start = i;
-    while i < line.len() && !is_space(line[i]) && !b"\"[]".contains(&line[i]) {
-        i += 1;
-    }
-    if i == name_start {
-        return None;
-    }
-    let name = &line[name_start..i];
-    while i < line.len() && is_space(line[i]) {
-        i += 1;
-    }
-    if line.get(i) != Some(&b'"') {
-        return None;
-    }
-    i += 1;
-    let value_start = i;
-    loop {
-        match line.get(i) {
-            None | Some(b'\n') => return None,
-            Some(b'"') => break,
-            Some(b'\\') => match line.get(i + 1) {
-                None | Some(b'\n') => return None,
-                Some(_) => i += 2,
-            },
-            Some(_) => i += 1,
-        }
-    }
-    let value = &line[value_start..i];
-    i += 1;
-    while i < line.len() && matches!(line[i], b' ' | b'\t' | b'\r' | b']') {
-        i += 1;
-    }
-    Some((name, value, i))
 }
 
 /// Candidate chunk boundaries: the offset of a `[` that starts a line after

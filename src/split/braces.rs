@@ -33,6 +33,34 @@ pub(super) fn scan_braces(line: &[u8], in_brace: bool) -> bool {
     }
 }
 
+/// Brace state after a run of whole movetext lines, none of which may end
+/// the game (none blank, none opening with `[`), read from `in_brace`: as
+/// [`scan_braces`] line after line, skipping a line that opens with `%`
+/// outside a comment, as the splitter does.
+///
+/// Without a `;` and without a `%` line, a newline is like any other byte
+/// to braces: the last brace of the run decides, found by one search over
+/// the run (long: an engine's movetext is a line a move, each with a
+/// comment) rather than one a line.
+pub(super) fn scan_run(run: &[u8], in_brace: bool) -> bool {
+    if run.first() == Some(&b'%')
+        || memchr(b';', run).is_some()
+        || memchr::memmem::find(run, b"\n%").is_some()
+    {
+        let mut state = in_brace;
+        for line in run.split_inclusive(|&b| b == b'\n') {
+            if state || line[0] != b'%' {
+                state = scan_braces(line, state);
+            }
+        }
+        return state;
+    }
+    match memchr::memrchr2(b'{', b'}', run) {
+        Some(i) => run[i] == b'{',
+        None => in_brace,
+    }
+}
+
 /// [`scan_braces`] brace by brace.
 fn scan_braces_in_order(line: &[u8], mut in_brace: bool) -> bool {
     let mut rest = line;
@@ -60,6 +88,70 @@ fn scan_braces_in_order(line: &[u8], mut in_brace: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run read at once against its lines read one by one as the
+    /// splitter read them (a `%` line skipped outside a comment): every run
+    /// of two lines of one to three bytes over `{`, `}`, `;`, `%` and one
+    /// other byte, and pseudo-random runs of up to six lines, from inside
+    /// and outside a comment, with and without the last newline.
+    #[test]
+    fn a_run_of_lines_reads_as_its_lines_one_by_one() {
+        const BYTES: [u8; 5] = [b'{', b'}', b';', b'%', b'a'];
+        let by_lines = |run: &[u8], mut state: bool| {
+            for line in run.split_inclusive(|&b| b == b'\n') {
+                if state {
+                    state = scan_braces_in_order(line, true);
+                } else if line[0] != b'%' {
+                    state = scan_braces_in_order(line, false);
+                }
+            }
+            state
+        };
+        let line_of = |code: usize, len: u32| -> Vec<u8> {
+            (0..len).map(|k| BYTES[code / 5usize.pow(k) % 5]).collect()
+        };
+        let mut runs: Vec<Vec<u8>> = Vec::new();
+        for (la, lb) in [(1, 1), (1, 3), (2, 2), (3, 1), (3, 3)] {
+            for a in 0..5usize.pow(la) {
+                for b in 0..5usize.pow(lb) {
+                    let mut run = line_of(a, la);
+                    run.push(b'\n');
+                    run.extend(line_of(b, lb));
+                    runs.push(run);
+                }
+            }
+        }
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % m
+        };
+        for _ in 0..20_000 {
+            let mut run = Vec::new();
+            for l in 0..1 + next(6) {
+                if l > 0 {
+                    run.push(b'\n');
+                }
+                for _ in 0..1 + next(8) {
+                    run.push(BYTES[next(5) as usize]);
+                }
+            }
+            runs.push(run);
+        }
+        for mut run in runs {
+            for _ in 0..2 {
+                for start in [false, true] {
+                    assert_eq!(
+                        scan_run(&run, start),
+                        by_lines(&run, start),
+                        "{:?} from {start}",
+                        String::from_utf8_lossy(&run)
+                    );
+                }
+                run.push(b'\n');
+            }
+        }
+    }
 
     /// The shortcut without `;` against the brace-by-brace scan, on every
     /// line of up to 8 bytes over `{`, `}`, `;` and one other byte, from
