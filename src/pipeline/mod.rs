@@ -108,7 +108,10 @@ pub struct Pipeline {
 /// More only costs (thousands of threads took over a minute to start for a
 /// one-game file) since the work is bound by the cores.
 pub fn max_threads() -> usize {
-    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+    // asked once: each call reads the cgroup's files (some 27 µs, at every
+    // start; the command line asks too)
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    4 * *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A chunk to audit: `buf[start..end]`.
