@@ -31,15 +31,45 @@ pub(crate) fn find(byte: u8, hay: &[u8]) -> Option<usize> {
 }
 
 /// Whether `byte` occurs in `hay`: every 16-byte chunk of a run of 16
-/// bytes or more looked at without stopping (the last one overlapping),
-/// core's search below that.
+/// bytes or more looked at without stopping (the last one overlapping;
+/// two looks, in place, up to 32 bytes: a tag line), eight bytes at a time
+/// below that (the first and the last eight), a byte at a time below 8.
 #[inline]
 pub(crate) fn contains(byte: u8, hay: &[u8]) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if hay.len() >= 16 {
-        return sse2::contains(hay, byte);
+    let n = hay.len();
+    if n >= 16 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            if n <= 32 {
+                return sse2::mask(hay, byte) | sse2::mask(&hay[n - 16..], byte) != 0;
+            }
+            return sse2::contains(hay, byte);
+        }
+        #[allow(unreachable_code)]
+        return hay.contains(&byte);
     }
-    hay.contains(&byte)
+    if n >= 8 {
+        return has_byte(word(hay), byte) || has_byte(word(&hay[n - 8..]), byte);
+    }
+    // core's `contains` is a memchr call, whose set-up costs more than
+    // looking at seven bytes
+    #[allow(clippy::manual_contains)]
+    hay.iter().any(|&b| b == byte)
+}
+
+/// The first eight bytes of `b`, as one word.
+#[inline]
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b[..8].try_into().expect("eight bytes"))
+}
+
+/// Whether one of the eight bytes of `w` is `byte` (the exact zero-byte
+/// test on `w` XOR `byte` in every byte).
+#[inline]
+fn has_byte(w: u64, byte: u8) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let v = w ^ (u64::from(byte) * ONES);
+    v.wrapping_sub(ONES) & !v & (ONES << 7) != 0
 }
 
 /// Where the line starting at `start` ends: just past its `\n`, or at the
@@ -167,7 +197,7 @@ mod tests {
     /// that matter and others.
     #[test]
     fn short_searches_equal_memchr_and_a_plain_scan() {
-        const BYTES: [u8; 7] = [b'{', b'}', b';', b'\n', b'a', b' ', b'['];
+        const BYTES: [u8; 10] = [b'{', b'}', b';', b'\n', b'a', b' ', b'[', b'\r', 0x8d, 0xff];
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = || {
             state ^= state << 13;
@@ -191,7 +221,7 @@ mod tests {
                 for start in [0, len / 3, len] {
                     let plain = memchr(b'\n', &buf[start..]).map_or(len, |i| start + i + 1);
                     assert_eq!(line_end(&buf, start), plain, "{buf:?} from {start}");
-                    for byte in [b'}', b'{', b'q'] {
+                    for byte in [b'}', b'{', b'q', b'\r'] {
                         let rest = &buf[start..];
                         assert_eq!(find(byte, rest), memchr(byte, rest), "{rest:?}: {byte}");
                         assert_eq!(

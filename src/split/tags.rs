@@ -48,6 +48,42 @@ pub(super) fn first_tag_name(line: &[u8]) -> Option<&[u8]> {
 
 /// `^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$`
 pub(super) fn whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    common_tag(line).or_else(|| any_whole_tag(line))
+}
+
+/// [`whole_tag`] for the shape of nearly every tag line, `[Name "value"]`
+/// then `\n` or `\r\n`, one space between name and value; `None` for any
+/// other line (then [`any_whole_tag`] reads it). Some 80 instructions fewer
+/// a tag line than the general reading, which trims the line first; in
+/// this shape a `\r` before the closing quote can only be in the value, so
+/// that part of the line is looked at whole.
+#[inline]
+fn common_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let n = line.len();
+    // where the closing quote stands
+    let end = if line.ends_with(b"\"]\n") {
+        n.checked_sub(3)?
+    } else if line.ends_with(b"\"]\r\n") {
+        n.checked_sub(4)?
+    } else {
+        return None;
+    };
+    if end < 4 || line[0] != b'[' || !line[1].is_ascii_alphanumeric() {
+        return None;
+    }
+    // stops at the closing quote at the latest
+    let i = 2 + line[2..].iter().position(|&b| !is_name_byte(b))?;
+    if line[i] != b' ' || line[i + 1] != b'"' || i + 2 > end {
+        return None;
+    }
+    if crate::bytes::contains(b'\r', &line[..end]) {
+        return None;
+    }
+    Some((&line[1..i], &line[i + 2..end]))
+}
+
+/// [`whole_tag`] of any line.
+fn any_whole_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
     let mut end = line.len();
     while end > 0 && is_space(line[end - 1]) {
         end -= 1;
@@ -142,4 +178,72 @@ fn loose_tag(line: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
         i += 1;
     }
     Some((name, value, i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut against the general reading, on tag-like lines: the
+    /// usual shape, then each with bytes changed, put in or taken out at
+    /// random (blanks, quotes, brackets, `\r`, non-ASCII), of every length
+    /// the fast path sees. It must give the same answer on every line, and
+    /// take many of them itself.
+    #[test]
+    fn the_common_shape_reads_as_any_whole_tag() {
+        const BYTES: [u8; 14] = [
+            b'[', b']', b'"', b' ', b'\t', b'\r', b'\n', b'a', b'Z', b'1', b'_', b'-', 0xc3, 0xa9,
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut taken = 0;
+        for _ in 0..200_000 {
+            let mut line = b"[".to_vec();
+            for _ in 0..1 + next(12) {
+                line.push(BYTES[7 + next(5) as usize]);
+            }
+            line.extend(b" \"");
+            for _ in 0..next(40) {
+                line.push(if next(3) == 0 {
+                    BYTES[next(14) as usize]
+                } else {
+                    b'x'
+                });
+            }
+            line.extend(if next(2) == 0 {
+                &b"\"]\n"[..]
+            } else {
+                b"\"]\r\n"
+            });
+            for _ in 0..next(3) {
+                let at = next(line.len() as u64 + 1) as usize;
+                match next(3) {
+                    0 if at < line.len() => line[at] = BYTES[next(14) as usize],
+                    1 => line.insert(at, BYTES[next(14) as usize]),
+                    _ if at < line.len() => {
+                        line.remove(at);
+                    }
+                    _ => {}
+                }
+            }
+            let common = common_tag(&line);
+            taken += usize::from(common.is_some());
+            let any = any_whole_tag(&line);
+            if common.is_some() {
+                assert_eq!(common, any, "{:?}", String::from_utf8_lossy(&line));
+            }
+            assert_eq!(
+                whole_tag(&line),
+                any,
+                "{:?}",
+                String::from_utf8_lossy(&line)
+            );
+        }
+        assert!(taken > 50_000, "the shortcut took {taken} lines");
+    }
 }
