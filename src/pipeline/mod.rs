@@ -101,7 +101,10 @@ impl Progress for () {
 /// Audits inputs one at a time on a thread pool, with one [`Config`].
 pub struct Pipeline {
     cfg: Config,
-    pool: rayon::ThreadPool,
+    /// `None` for one thread: the calling thread audits the chunks itself
+    /// (a pool's thread, its start and the hand-overs cost more than they
+    /// give then: some 0.1 ms of a run).
+    pool: Option<rayon::ThreadPool>,
 }
 
 /// The most worker threads a run uses, whatever is asked: 4 × the cores.
@@ -126,16 +129,21 @@ impl Pipeline {
     /// A pipeline with its thread pool; `Err` when the pool cannot be
     /// started.
     pub fn new(cfg: Config) -> io::Result<Pipeline> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads.min(max_threads()))
-            .build()
-            .map_err(io::Error::other)?;
+        let pool = match cfg.threads {
+            1 => None,
+            n => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.min(max_threads()))
+                    .build()
+                    .map_err(io::Error::other)?,
+            ),
+        };
         Ok(Pipeline { cfg, pool })
     }
 
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
     }
 
     /// Reads and audits one input, handing each game to `sink` in order.
@@ -225,8 +233,9 @@ impl Pipeline {
         Ok((outcome, end))
     }
 
-    /// Cuts chunks, audits them on the pool, and emits the games in order,
-    /// repairing wrong cuts; where the splitter stood at the end.
+    /// Cuts chunks, audits them on the pool (or, with one thread, in
+    /// turn on this one), and emits the games in order, repairing wrong
+    /// cuts; where the splitter stood at the end.
     fn drive(
         &self,
         chunks: &mut dyn Chunks,
@@ -241,9 +250,16 @@ impl Pipeline {
             site: self.cfg.site,
         });
         let chunk_size = chunk_size_for(self.cfg.chunk_size, chunks.len(), self.threads());
-        let limit = 4 * self.threads().max(1);
+        // chunks audited and not yet emitted: one at a time without a pool,
+        // as the progress bar and the output went with a pool of one
+        let limit = if self.pool.is_some() {
+            4 * self.threads().max(1)
+        } else {
+            1
+        };
         let (tx, rx) = channel::<(u64, Buf, std::thread::Result<Piece>)>();
-        let end = self.pool.in_place_scope(|scope| -> io::Result<EndState> {
+        // `spawn` runs a chunk's job: on the pool, or at once
+        let mut run = |spawn: &mut dyn FnMut(Box<dyn FnOnce() + Send>)| -> io::Result<EndState> {
             let mut next_seq: u64 = 0;
             let mut in_flight = 0usize;
             let mut done = InOrder::new();
@@ -267,7 +283,7 @@ impl Pipeline {
                             in_flight += 1;
                             let tx = tx.clone();
                             let laws = laws.clone();
-                            scope.spawn(move |_| {
+                            spawn(Box::new(move || {
                                 // A panic must reach the main thread, which
                                 // would otherwise wait for this chunk forever.
                                 let piece =
@@ -275,7 +291,7 @@ impl Pipeline {
                                         audit_piece(job.buf.get(), job.start, job.end, &laws)
                                     }));
                                 let _ = tx.send((job.seq, job.buf, piece));
-                            });
+                            }));
                         }
                         None => exhausted = true,
                     }
@@ -321,7 +337,11 @@ impl Pipeline {
                 }
             }
             Ok(prev.map(|p| p.end_state).unwrap_or_default())
-        })?;
+        };
+        let end = match &self.pool {
+            Some(pool) => pool.in_place_scope(|scope| run(&mut |job| scope.spawn(move |_| job()))),
+            None => run(&mut |job| job()),
+        }?;
         emit.flush()?;
         Ok(end)
     }
