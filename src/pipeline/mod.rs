@@ -2,7 +2,8 @@
 //! parallel (rayon) → reports in input order.
 //!
 //! The main thread cuts chunks (`chunks.rs`) and hands them to the pool
-//! (`worker.rs`), a bounded number at a time, and takes the results back in
+//! (`worker.rs`; with one thread there is no pool, and it audits each chunk
+//! itself), a bounded number at a time, and takes the results back in
 //! input order (`emit.rs`): the pool never waits for the output, and a
 //! stream is decompressed on a thread of its own ahead of both
 //! (`input/reader.rs`).
@@ -39,7 +40,7 @@ pub struct Config {
     pub laws: Laws,
     /// How hard dead positions and unwinnable flags are proven.
     pub dead: DeadMode,
-    /// Worker threads (0 = all cores).
+    /// Worker threads (0 = all cores; 1 = the calling thread, no pool).
     pub threads: usize,
     /// Target size of a chunk handed to one worker.
     pub chunk_size: usize,
