@@ -30,7 +30,7 @@ pub use duplicates::{
     ID_CAP,
 };
 pub use model::{
-    merge_files, merge_texts, Aggregate, AggregateMerge, Bucket, Correction, EventPoints,
-    ExampleRow, Games, KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION, EVENT_PLAYER_CAP,
-    EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
+    merge_files, merge_texts, read_aggregate, Aggregate, AggregateMerge, Bucket, Correction,
+    EventPoints, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION,
+    EVENT_PLAYER_CAP, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
 };

@@ -417,8 +417,9 @@ pub fn merge_texts<'a>(
     Ok(all.finish())
 }
 
-/// An aggregate's JSON text, named `p` in errors.
-fn read_aggregate(p: &str, bytes: &[u8]) -> Result<Aggregate, String> {
+/// An aggregate's JSON text, named `p` in errors; one of another
+/// `schema_version` is refused.
+pub fn read_aggregate(p: &str, bytes: &[u8]) -> Result<Aggregate, String> {
     let a: Aggregate =
         serde_json::from_slice(bytes).map_err(|e| format!("{p}: not an aggregate: {e}"))?;
     if a.schema_version != AGGREGATE_VERSION {

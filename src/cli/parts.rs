@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use pgn_arbiter::aggregate::{Aggregate, AggregateMerge};
+use pgn_arbiter::aggregate::read_aggregate;
 use pgn_arbiter::gate;
 use pgn_arbiter::parts::{self, Findings, MergePlan};
 use pgn_arbiter::report::summary::RunSummary;
@@ -159,17 +159,12 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         }
     }
     let aggregate = match &report {
-        Some(_) if !args.reports.is_empty() => {
-            let mut all = AggregateMerge::default();
-            for &i in &plan.order {
-                let path = &args.reports[i];
-                let mut a: Aggregate = serde_json::from_slice(&read(path)?)
-                    .map_err(|e| Error::Data(format!("{path}: not an aggregate: {e}")))?;
-                plan.renumber(i, &mut a);
-                all.add(&a);
-            }
-            Some(all.finish())
-        }
+        Some(_) if !args.reports.is_empty() => plan.merge_aggregates(|i| {
+            let path = &args.reports[i];
+            read_aggregate(path, &read(path)?)
+                .map(Some)
+                .map_err(Error::Data)
+        })?,
         _ => None,
     };
     let mut merged = plan.summary.clone();

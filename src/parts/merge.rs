@@ -66,22 +66,17 @@ pub fn merge<F: Findings>(parts: Vec<PartOutput<F>>) -> Result<Merged<F>, Error>
     let plan = MergePlan::of(&parts.iter().map(|p| &p.summary).collect::<Vec<_>>())?;
     let mut slots: Vec<Option<PartOutput<F>>> = parts.into_iter().map(Some).collect();
     let mut findings = Vec::with_capacity(plan.order.len());
-    let (mut aggregate, mut every) = (AggregateMerge::default(), true);
+    let mut aggregates: Vec<Option<Aggregate>> = (0..slots.len()).map(|_| None).collect();
     for &i in &plan.order {
         let part = slots[i].take().expect("each part once");
         findings.push(part.findings.shift(plan.shift(i))?);
-        match part.aggregate {
-            Some(mut a) => {
-                plan.renumber(i, &mut a);
-                aggregate.add(&a);
-            }
-            None => every = false,
-        }
+        aggregates[i] = part.aggregate;
     }
+    let aggregate = plan.merge_aggregates(|i| Ok::<_, Error>(aggregates[i].take()))?;
     Ok(Merged {
         summary: plan.summary,
         findings,
-        aggregate: every.then(|| aggregate.finish()),
+        aggregate,
     })
 }
 
@@ -207,6 +202,25 @@ impl MergePlan {
     /// [`MergePlan::order`]).
     pub fn renumber(&self, part: usize, a: &mut Aggregate) {
         renumber(a, &self.files[part], &self.shifts[part]);
+    }
+
+    /// The parts' aggregates merged, each renumbered, in
+    /// [`MergePlan::order`]: `aggregate(i)` gives the `i`-th part's (in the
+    /// list given) when it is asked, so that one is held at a time. `None`
+    /// when a part has none (then the rest are not asked for).
+    pub fn merge_aggregates<E>(
+        &self,
+        mut aggregate: impl FnMut(usize) -> Result<Option<Aggregate>, E>,
+    ) -> Result<Option<Aggregate>, E> {
+        let mut all = AggregateMerge::default();
+        for &i in &self.order {
+            let Some(mut a) = aggregate(i)? else {
+                return Ok(None);
+            };
+            self.renumber(i, &mut a);
+            all.add(&a);
+        }
+        Ok(Some(all.finish()))
     }
 }
 

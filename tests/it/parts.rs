@@ -303,6 +303,15 @@ fn a_missing_or_bad_part_file_is_named_and_fails_before_any_output() {
     }
     util::write(dir.path(), "bad.jsonl", b"{\"file\":1}\n");
     util::write(dir.path(), "bad.agg.json", b"{}\n");
+    // a part's aggregate of another version (as `report` refuses it)
+    let p2 = std::fs::read_to_string(dir.path().join("p2.agg.json")).unwrap();
+    assert!(
+        p2.contains("\"schema_version\":1"),
+        "{}",
+        &p2[..80.min(p2.len())]
+    );
+    let other = p2.replacen("\"schema_version\":1", "\"schema_version\":99", 1);
+    util::write(dir.path(), "other.agg.json", other.as_bytes());
     let outputs = ["m.jsonl", "m.json", "m.agg.json"];
     let merge = |findings: [&str; 3], reports: [&str; 3]| {
         for o in outputs {
@@ -341,6 +350,11 @@ fn a_missing_or_bad_part_file_is_named_and_fails_before_any_output() {
             ["p0.jsonl", "p1.jsonl", "p2.jsonl"],
             ["p0.agg.json", "p1.agg.json", "bad.agg.json"],
             "bad.agg.json: not an aggregate",
+        ),
+        (
+            ["p0.jsonl", "p1.jsonl", "p2.jsonl"],
+            ["p0.agg.json", "p1.agg.json", "other.agg.json"],
+            "other.agg.json: aggregate version 99",
         ),
     ] {
         let out = merge(findings, reports);
