@@ -258,9 +258,9 @@ impl<'a> Splitter<'a> {
         self.state = State::Move;
     }
 
-    /// Adds the movetext line `[start, end)`, which cannot end the game, to
-    /// the lines whose braces are read later: inside a comment or out, it
-    /// is read the same.
+    /// Adds the movetext line `[start, end)`, which does not end the game,
+    /// to the lines whose braces are read later ([`Splitter::braces_to`]):
+    /// the splitter reads every movetext line but the first this way.
     fn extend_run(&mut self, start: usize, end: usize) {
         let cur = self.cur.as_mut().expect("open game");
         cur.gap_in_brace = false;
@@ -354,19 +354,16 @@ impl<'a> Iterator for Splitter<'a> {
                     if self.in_brace {
                         let cur = self.cur.as_mut().expect("open game");
                         if blank {
+                            // no brace on it: still inside
                             cur.gap_in_brace = true;
+                            cur.movetext_end = end;
                         } else {
-                            let body = &line[leading_blank(line)..];
-                            if cur.gap_in_brace
-                                && body.first() == Some(&b'[')
-                                && first_tag_name(line).is_some()
-                            {
+                            // a `[` line (after blanks) in a comment
+                            if cur.gap_in_brace && first_tag_name(line).is_some() {
                                 cur.swallowed += 1;
                             }
-                            cur.gap_in_brace = false;
+                            self.extend_run(start, end);
                         }
-                        cur.movetext_end = end;
-                        self.in_brace = scan_braces(line, true);
                     } else if first == b'[' {
                         let game = self.take();
                         self.start_tag_game(start, end);
@@ -375,10 +372,8 @@ impl<'a> Iterator for Splitter<'a> {
                         self.state = State::Between;
                         return self.take();
                     } else {
-                        self.cur.as_mut().expect("open game").movetext_end = end;
-                        if first != b'%' {
-                            self.in_brace = scan_braces(line, false);
-                        }
+                        // `[` after blanks, outside a comment: movetext
+                        self.extend_run(start, end);
                     }
                 }
             }
