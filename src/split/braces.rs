@@ -38,27 +38,28 @@ pub(super) fn scan_braces(line: &[u8], in_brace: bool) -> bool {
 /// [`scan_braces`] line after line, skipping a line that opens with `%`
 /// outside a comment, as the splitter does.
 ///
-/// Without a `;` and without a `%` line, a newline is like any other byte
-/// to braces: the last brace of the run decides, found by one search over
-/// the run (long: an engine's movetext is a line a move, each with a
-/// comment) rather than one a line.
+/// The last brace that counts decides: after a `}` the run is outside a
+/// comment, after a `{` inside one, whatever came before. The last brace
+/// of the run counts unless a `;` stands before it on its line or its
+/// line opens with `%` (then the run is read line by line). So one search
+/// from the end, not one over every line: an engine's movetext is a line
+/// a move, each with a comment.
 pub(super) fn scan_run(run: &[u8], in_brace: bool) -> bool {
-    if run.first() == Some(&b'%')
-        || memchr(b';', run).is_some()
-        || memchr::memmem::find(run, b"\n%").is_some()
-    {
-        let mut state = in_brace;
-        for line in run.split_inclusive(|&b| b == b'\n') {
-            if state || line[0] != b'%' {
-                state = scan_braces(line, state);
-            }
+    let Some(last) = memchr::memrchr2(b'{', b'}', run) else {
+        // `;` and `%` lines change nothing without a brace
+        return in_brace;
+    };
+    let line = memrchr(b'\n', &run[..last]).map_or(0, |i| i + 1);
+    if run[line] != b'%' && memchr(b';', &run[line..last]).is_none() {
+        return run[last] == b'{';
+    }
+    let mut state = in_brace;
+    for line in run.split_inclusive(|&b| b == b'\n') {
+        if state || line[0] != b'%' {
+            state = scan_braces(line, state);
         }
-        return state;
     }
-    match memchr::memrchr2(b'{', b'}', run) {
-        Some(i) => run[i] == b'{',
-        None => in_brace,
-    }
+    state
 }
 
 /// [`scan_braces`] brace by brace.
