@@ -99,6 +99,10 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
 /// no man of `them` but one taken on `to` attacks the king's square on
 /// the board after the move. The legality test of [`resolve`] and of
 /// [`crate::rules::final_moves`].
+///
+/// Shakmaty's `attacks_to` on the board after the move, with the sliders'
+/// lookups asked only where a bishop, rook or queen of `them` stands on a
+/// line through the king's square (in most positions none does).
 #[inline]
 pub(crate) fn keeps_king_safe(
     board: &Board,
@@ -111,7 +115,45 @@ pub(crate) fn keeps_king_safe(
     let after = (board.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
     let their = board.by_color(them) & !Bitboard::from_square(to);
     let king_at = if role == Role::King { to } else { king };
-    (board.attacks_to(king_at, them, after) & their).is_empty()
+    let steppers = (attacks::knight_attacks(king_at) & board.knights())
+        | (attacks::king_attacks(king_at) & board.kings())
+        | (attacks::pawn_attacks(!them, king_at) & board.pawns());
+    if (steppers & their).any() {
+        return false;
+    }
+    let [diagonal, straight] = LINES[usize::from(king_at)];
+    let diagonal = their & board.bishops_and_queens() & Bitboard(diagonal);
+    let straight = their & board.rooks_and_queens() & Bitboard(straight);
+    (diagonal.is_empty() || (attacks::bishop_attacks(king_at, after) & diagonal).is_empty())
+        && (straight.is_empty() || (attacks::rook_attacks(king_at, after) & straight).is_empty())
+}
+
+/// For each square, the squares on its diagonals and on its rank and file
+/// (itself left out): where a slider can stand that may attack it.
+static LINES: [[u64; 2]; 64] = lines();
+
+const fn lines() -> [[u64; 2]; 64] {
+    let mut lines = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut other = 0;
+        while other < 64 {
+            let (f, r) = ((other % 8) as i32, (other / 8) as i32);
+            let (df, dr) = (f - file, r - rank);
+            if other != sq {
+                if df == dr || df == -dr {
+                    lines[sq][0] |= 1 << other;
+                }
+                if df == 0 || dr == 0 {
+                    lines[sq][1] |= 1 << other;
+                }
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    lines
 }
 
 /// The squares from which a pawn of `us` pushes to the empty `to`: one
@@ -131,4 +173,60 @@ fn pawn_pushes_to(to: Square, us: Color, occupied: Bitboard) -> Bitboard {
         }
     }
     from
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The king test against shakmaty's `attacks_to` on the board after
+    /// the move, for every man of the side to move and every square it
+    /// could land on, in the positions of pseudo-random games.
+    #[test]
+    fn the_king_test_answers_as_attacks_to_does() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut asked = 0;
+        for _ in 0..200 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                let board = pos.board();
+                let us = pos.turn();
+                let them = !us;
+                if let Some(king) = board.king_of(us) {
+                    for from in board.by_color(us) {
+                        let role = board.role_at(from).unwrap();
+                        for to in !board.by_color(us) {
+                            let after = (board.occupied() ^ Bitboard::from_square(from))
+                                | Bitboard::from_square(to);
+                            let their = board.by_color(them) & !Bitboard::from_square(to);
+                            let king_at = if role == Role::King { to } else { king };
+                            let want = (board.attacks_to(king_at, them, after) & their).is_empty();
+                            assert_eq!(
+                                keeps_king_safe(board, them, king, role, from, to),
+                                want,
+                                "{role:?} {from} {to} in {}",
+                                shakmaty::fen::Fen::from_position(
+                                    &pos,
+                                    shakmaty::EnPassantMode::Legal
+                                )
+                            );
+                            asked += 1;
+                        }
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[next() as usize % moves.len()]);
+            }
+        }
+        assert!(asked > 1_000_000, "{asked}");
+    }
 }
