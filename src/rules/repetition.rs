@@ -23,7 +23,7 @@
 //! with three XORs per move. Keys only find candidates; every repetition is
 //! confirmed by comparing the boards, so a collision cannot change a verdict.
 
-use shakmaty::{Board, Chess, Color, Move, Piece, Position, Role, Square};
+use shakmaty::{attacks, Board, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::track::{announcing_move, ClaimTrack, DrawTrack};
 use super::{At, End};
@@ -121,6 +121,18 @@ fn quiet_piece_move(m: &Move) -> Option<(Role, Square, Square)> {
         } if role != Role::Pawn => Some((role, from, to)),
         _ => None,
     }
+}
+
+/// Whether the quiet move of `mover`'s `role` from `from` to the empty
+/// `to` is legal on `board` (`Position::is_legal` for such a move, which
+/// generates the role's moves to `to`): the piece reaches `to` and its
+/// king is not attacked after it.
+fn quiet_move_is_legal(board: &Board, mover: Color, role: Role, from: Square, to: Square) -> bool {
+    let Some(king) = board.king_of(mover) else {
+        return false;
+    };
+    attacks::attacks(from, role.of(mover), board.occupied()).contains(to)
+        && crate::san::keeps_king_safe(board, !mover, king, role, from, to)
 }
 
 impl RepetitionTable {
@@ -291,7 +303,7 @@ impl RepetitionTable {
                 to,
                 promotion: None,
             };
-            if pos.is_legal(m) && found(m) {
+            if quiet_move_is_legal(current, mover, piece.role, from, to) && found(m) {
                 return true;
             }
         }
@@ -452,6 +464,47 @@ impl Repetition {
 mod tests {
     use super::*;
     use shakmaty::{fen::Fen, CastlingMode, Position};
+
+    /// The legality test of an announcing move against shakmaty's
+    /// `is_legal`: every quiet move of every piece but a pawn, to every
+    /// empty square (most of them not moves at all), in the positions of
+    /// pseudo-random games.
+    #[test]
+    fn a_quiet_move_is_legal_as_shakmaty_says() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut legal = 0;
+        for _ in 0..100 {
+            let mut pos = Chess::default();
+            for _ in 0..150 {
+                let board = pos.board();
+                let mover = pos.turn();
+                for from in board.by_color(mover) & !board.pawns() {
+                    let role = board.role_at(from).unwrap();
+                    for to in !board.occupied() {
+                        let m = Move::Normal {
+                            role,
+                            from,
+                            capture: None,
+                            to,
+                            promotion: None,
+                        };
+                        let ours = quiet_move_is_legal(board, mover, role, from, to);
+                        assert_eq!(ours, pos.is_legal(m), "{m:?} in {:?}", pos.board());
+                        legal += usize::from(ours);
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.play_unchecked(moves[state as usize % moves.len()]);
+            }
+        }
+        assert!(legal > 100_000, "{legal}");
+    }
 
     /// Long segments (the index is used from the 16th entry to the 256th,
     /// then the plain search again) count every position as a plain count
