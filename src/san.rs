@@ -176,57 +176,66 @@ fn pawn_pushes_to(to: Square, us: Color, occupied: Bitboard) -> Bitboard {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Calls `visit` with every position of `games` pseudo-random games of
+    /// up to `plies` plies from the start (legal moves chosen by an
+    /// xorshift from `seed`): the positions the unit tests of the move
+    /// loop's fast paths compare against shakmaty on.
+    pub(crate) fn random_game_positions(
+        games: usize,
+        plies: usize,
+        mut seed: u64,
+        mut visit: impl FnMut(&Chess),
+    ) {
+        for _ in 0..games {
+            let mut pos = Chess::default();
+            for _ in 0..plies {
+                visit(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[seed as usize % moves.len()]);
+            }
+        }
+    }
 
     /// The king test against shakmaty's `attacks_to` on the board after
     /// the move, for every man of the side to move and every square it
     /// could land on, in the positions of pseudo-random games.
     #[test]
     fn the_king_test_answers_as_attacks_to_does() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
         let mut asked = 0;
-        for _ in 0..200 {
-            let mut pos = Chess::default();
-            for _ in 0..120 {
-                let board = pos.board();
-                let us = pos.turn();
-                let them = !us;
-                if let Some(king) = board.king_of(us) {
-                    for from in board.by_color(us) {
-                        let role = board.role_at(from).unwrap();
-                        for to in !board.by_color(us) {
-                            let after = (board.occupied() ^ Bitboard::from_square(from))
-                                | Bitboard::from_square(to);
-                            let their = board.by_color(them) & !Bitboard::from_square(to);
-                            let king_at = if role == Role::King { to } else { king };
-                            let want = (board.attacks_to(king_at, them, after) & their).is_empty();
-                            assert_eq!(
-                                keeps_king_safe(board, them, king, role, from, to),
-                                want,
-                                "{role:?} {from} {to} in {}",
-                                shakmaty::fen::Fen::from_position(
-                                    &pos,
-                                    shakmaty::EnPassantMode::Legal
-                                )
-                            );
-                            asked += 1;
-                        }
-                    }
+        random_game_positions(200, 120, 0x2545_f491_4f6c_dd1d, |pos| {
+            let board = pos.board();
+            let us = pos.turn();
+            let them = !us;
+            let Some(king) = board.king_of(us) else {
+                return;
+            };
+            for from in board.by_color(us) {
+                let role = board.role_at(from).unwrap();
+                for to in !board.by_color(us) {
+                    let after = (board.occupied() ^ Bitboard::from_square(from))
+                        | Bitboard::from_square(to);
+                    let their = board.by_color(them) & !Bitboard::from_square(to);
+                    let king_at = if role == Role::King { to } else { king };
+                    let want = (board.attacks_to(king_at, them, after) & their).is_empty();
+                    assert_eq!(
+                        keeps_king_safe(board, them, king, role, from, to),
+                        want,
+                        "{role:?} {from} {to} in {}",
+                        shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                    );
+                    asked += 1;
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[next() as usize % moves.len()]);
             }
-        }
+        });
         assert!(asked > 1_000_000, "{asked}");
     }
 }

@@ -471,38 +471,26 @@ mod tests {
     /// pseudo-random games.
     #[test]
     fn a_quiet_move_is_legal_as_shakmaty_says() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut legal = 0;
-        for _ in 0..100 {
-            let mut pos = Chess::default();
-            for _ in 0..150 {
-                let board = pos.board();
-                let mover = pos.turn();
-                for from in board.by_color(mover) & !board.pawns() {
-                    let role = board.role_at(from).unwrap();
-                    for to in !board.occupied() {
-                        let m = Move::Normal {
-                            role,
-                            from,
-                            capture: None,
-                            to,
-                            promotion: None,
-                        };
-                        let ours = quiet_move_is_legal(board, mover, role, from, to);
-                        assert_eq!(ours, pos.is_legal(m), "{m:?} in {:?}", pos.board());
-                        legal += usize::from(ours);
-                    }
+        crate::san::tests::random_game_positions(100, 150, 0x9e37_79b9_7f4a_7c15, |pos| {
+            let board = pos.board();
+            let mover = pos.turn();
+            for from in board.by_color(mover) & !board.pawns() {
+                let role = board.role_at(from).unwrap();
+                for to in !board.occupied() {
+                    let m = Move::Normal {
+                        role,
+                        from,
+                        capture: None,
+                        to,
+                        promotion: None,
+                    };
+                    let ours = quiet_move_is_legal(board, mover, role, from, to);
+                    assert_eq!(ours, pos.is_legal(m), "{m:?} in {:?}", pos.board());
+                    legal += usize::from(ours);
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos.play_unchecked(moves[state as usize % moves.len()]);
             }
-        }
+        });
         assert!(legal > 100_000, "{legal}");
     }
 
