@@ -159,6 +159,7 @@ pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
                         i += len;
                         if at(i).is_none_or(is_token_end) {
                             out.san(i, san);
+                            i = plain_moves(t, i, out);
                         }
                     }
                     None => i = skip_token(t, i + 1),
@@ -167,6 +168,33 @@ pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
         }
     }
     Scanned::Read { truncated: false }
+}
+
+/// After a move, the run of plain movetext that follows (spaces, move
+/// numbers, moves of the common shapes), read as the loop of
+/// [`scan_tokens`] reads it but without its dispatch on every byte, whose
+/// jump is hard to predict; stops before anything else.
+#[inline(always)]
+fn plain_moves(t: &[u8], mut i: usize, out: &mut impl Tokens) -> usize {
+    while let Some(&b) = t.get(i) {
+        if b == b' ' {
+            i += 1;
+        } else if matches!(b, b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K') {
+            let Some((san, len)) = common_san(&t[i..]) else {
+                break;
+            };
+            i += len;
+            out.san(i, san);
+        } else if matches!(b, b'2'..=b'9')
+            || (b == b'1' && matches!(t.get(i + 1), Some(b'0'..=b'9' | b'.')))
+        {
+            // a move number (`1` alone may open `1-0` or `1/2-1/2`)
+            i = skip_move_number(t, i + 1);
+        } else {
+            break;
+        }
+    }
+    i
 }
 
 /// At a `0`: `0-1`, or castling written with zeros (`0-0`, `0-0-0`);
