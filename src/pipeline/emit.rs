@@ -59,14 +59,14 @@ impl<'a> Emitter<'a> {
     }
 
     /// The games of a piece of `buf` that starts after `lines` newlines of
-    /// the input.
+    /// the input (`reports` is left empty, for reuse).
     pub(super) fn all(
         &mut self,
-        reports: Vec<GameReport>,
+        reports: &mut Vec<GameReport>,
         buf: &Buf,
         lines: u64,
     ) -> io::Result<()> {
-        for mut report in reports {
+        for mut report in reports.drain(..) {
             if let Some(h) = self.held.take() {
                 self.one(h)?;
             }

@@ -243,13 +243,13 @@ impl Pipeline {
         emit: &mut Emitter<'_>,
         progress: &dyn Progress,
     ) -> io::Result<EndState> {
-        let laws = Arc::new(Settings {
-            laws: self.cfg.laws,
-            dead: self.cfg.dead,
-            tags: self.cfg.tags.clone(),
-            facets: self.cfg.facets,
-            site: self.cfg.site,
-        });
+        let laws = Arc::new(Settings::new(
+            self.cfg.laws,
+            self.cfg.dead,
+            self.cfg.tags.clone(),
+            self.cfg.facets,
+            self.cfg.site,
+        ));
         let chunk_size = chunk_size_for(self.cfg.chunk_size, chunks.len(), self.threads());
         // chunks audited and not yet emitted: one at a time without a pool,
         // as the progress bar and the output went with a pool of one
@@ -320,12 +320,13 @@ impl Pipeline {
                     let Piece {
                         start,
                         end,
-                        reports,
+                        mut reports,
                         end_state,
                         newlines,
                     } = settled.piece;
                     let (buf, lines) = (settled.buf, settled.lines);
-                    emit.all(reports, &buf, lines)?;
+                    emit.all(&mut reports, &buf, lines)?;
+                    laws.recycle(reports);
                     progress.update(chunks.read(), emit.games());
                     prev = Some(Prev {
                         buf,
