@@ -14,7 +14,8 @@
 # built with the `release-lto` profile (fat LTO, one codegen unit: about
 # five minutes for both builds); PROFILE=release lays out the everyday
 # release build instead (-> target/pgo-release/build/release/). On glibc
-# Linux the binary is linked statically (STATIC=0: dynamically).
+# Linux the binary is linked statically and not position-independent
+# (STATIC=0: dynamically; PIE=1: a static-pie; see below).
 #
 # Needs the llvm-profdata of this rustc's LLVM: `rustup component add
 # llvm-tools`. CARGO_ARGS (e.g. "--features parquet") goes to both builds.
@@ -43,6 +44,13 @@ host=$(rustc -vV | sed -n 's/^host: //p')
 flags="" target=() sub=""
 if [ "${STATIC:-1}" = 1 ] && [[ "$host" == *-linux-gnu ]]; then
   flags="-Ctarget-feature=+crt-static" target=(--target "$host") sub="$host/"
+  # Not position-independent (PIE=1: a static-pie, as before): the move
+  # loop's tables (magic bitboards, Zobrist keys) are then indexed at
+  # fixed addresses, one instruction less per lookup (-3.3 % instructions
+  # on the FICS file), and nothing is relocated at start. The cost: the
+  # binary's own code and data are not placed at random (heap, stack and
+  # mappings still are), as in Go's static binaries.
+  [ "${PIE:-0}" = 1 ] || flags="$flags -Crelocation-model=static"
 fi
 # shellcheck disable=SC2086 # CARGO_ARGS is a list of words
 RUSTFLAGS="-Cprofile-generate=$dir/profiles $flags" cargo build --profile "$profile" ${CARGO_ARGS:-} "${target[@]}" --target-dir "$dir/instrumented"
