@@ -104,8 +104,12 @@ impl FromStr for DeadMode {
 }
 
 /// Dead by insufficient material: neither side can ever checkmate.
+#[inline]
 pub fn is_dead_by_material(pos: &Chess) -> bool {
-    pos.is_insufficient_material()
+    // A pawn, rook or queen is always enough for its side (shakmaty's
+    // first test, here for both sides at once: asked at every position).
+    let board = pos.board();
+    (board.pawns() | board.rooks_and_queens()).is_empty() && pos.is_insufficient_material()
 }
 
 /// What the engine could say about a position.
