@@ -436,9 +436,12 @@ impl Auditor {
         // only the findings carry it.
         if self.facets || !report.findings.is_empty() {
             content_start(&mut self.content, game);
-            for &m in &self.moves[..report.plies as usize] {
-                self.content
-                    .extend_from_slice(&content_code(m).to_le_bytes());
+            // two bytes a move, written in place
+            let start = self.content.len();
+            let moves = &self.moves[..report.plies as usize];
+            self.content.resize(start + 2 * moves.len(), 0);
+            for (code, &m) in self.content[start..].chunks_exact_mut(2).zip(moves) {
+                code.copy_from_slice(&content_code(m).to_le_bytes());
             }
             let rest = &self.mainline.sans[report.plies as usize..];
             content_rest(&mut self.content, rest);
