@@ -107,6 +107,13 @@ impl KeyIndex {
     }
 }
 
+/// Whether an en-passant capture is legal in `pos` (shakmaty's
+/// `legal_ep_square`, asked only after a double push: asked at every ply).
+#[inline]
+fn has_legal_ep(pos: &Chess) -> bool {
+    pos.maybe_ep_square().is_some() && pos.legal_ep_square().is_some()
+}
+
 /// Whether `m` can be played inside a segment: a quiet move of a piece.
 /// Everything else (pawn moves, captures, castling) is irreversible.
 #[inline]
@@ -161,7 +168,7 @@ impl RepetitionTable {
     /// Records the position of the next ply and returns how many times it
     /// has now occurred.
     pub fn push(&mut self, pos: &Chess) -> u32 {
-        let unique = self.entries.is_empty() && pos.legal_ep_square().is_some();
+        let unique = self.entries.is_empty() && has_legal_ep(pos);
         let mut count = 1;
         let n = self.entries.len();
         // Short segments (most) are searched entry by entry; a long one is
@@ -434,7 +441,7 @@ impl Repetition {
     #[inline]
     pub fn play(&mut self, pos: &mut Chess, m: Move) {
         let rights = pos.castles().castling_rights();
-        let from_ep = pos.legal_ep_square().is_some();
+        let from_ep = has_legal_ep(pos);
         let mover = pos.turn();
         pos.play_unchecked(m);
         let reversible =
