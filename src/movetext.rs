@@ -170,14 +170,15 @@ pub fn scan_tokens(t: &[u8], out: &mut impl Tokens) -> Scanned {
     Scanned::Read { truncated: false }
 }
 
-/// After a move, the run of plain movetext that follows (spaces, move
-/// numbers, moves of the common shapes), read as the loop of
+/// After a move, the run of plain movetext that follows (blanks, move
+/// numbers, moves of the common shapes, closed comments, line breaks that
+/// end neither the game nor an escaped line), read as the loop of
 /// [`scan_tokens`] reads it but without its dispatch on every byte, whose
 /// jump is hard to predict; stops before anything else.
 #[inline(always)]
 fn plain_moves(t: &[u8], mut i: usize, out: &mut impl Tokens) -> usize {
     while let Some(&b) = t.get(i) {
-        if b == b' ' {
+        if matches!(b, b' ' | b'\t' | b'\r') {
             i += 1;
         } else if matches!(b, b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K') {
             let Some((san, len)) = common_san(&t[i..]) else {
@@ -185,11 +186,19 @@ fn plain_moves(t: &[u8], mut i: usize, out: &mut impl Tokens) -> usize {
             };
             i += len;
             out.san(i, san);
+        } else if b == b'{' {
+            // an unclosed one ends the scan: the scan's own loop says so
+            let Some(e) = crate::bytes::find(b'}', &t[i + 1..]) else {
+                break;
+            };
+            i += e + 2;
         } else if matches!(b, b'2'..=b'9')
             || (b == b'1' && matches!(t.get(i + 1), Some(b'0'..=b'9' | b'.')))
         {
             // a move number (`1` alone may open `1-0` or `1/2-1/2`)
             i = skip_move_number(t, i + 1);
+        } else if b == b'\n' && !matches!(t.get(i + 1), None | Some(b'%' | b'[' | b'\n' | b'\r')) {
+            i += 1;
         } else {
             break;
         }
