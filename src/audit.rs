@@ -436,7 +436,6 @@ impl Auditor {
         // only the findings carry it.
         if self.facets || !report.findings.is_empty() {
             content_start(&mut self.content, game);
-            // two bytes a move, written in place
             let start = self.content.len();
             let moves = &self.moves[..report.plies as usize];
             self.content.resize(start + 2 * moves.len(), 0);
