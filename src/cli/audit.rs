@@ -212,11 +212,9 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
         Some(Ok(k)) => Some(k),
         Some(Err(e)) => return Err(Error::Usage(format!("--export-kinds: {e}"))),
     };
-    // at most 4 x the cores, so never below 4: asked only above (the
-    // cores are read from the cgroup's files, some 27 us)
     if let Some(n) = args
         .threads
-        .filter(|&n| n > 4 && n > pgn_arbiter::pipeline::max_threads())
+        .filter(|&n| pgn_arbiter::pipeline::cap_threads(n) < n)
     {
         eprintln!(
             "pgn-arbiter: --threads {n} capped at {} (4 x the cores)",

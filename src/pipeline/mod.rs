@@ -108,14 +108,28 @@ pub struct Pipeline {
     pool: Option<rayon::ThreadPool>,
 }
 
+/// Worker threads a run may use per core.
+const THREADS_PER_CORE: usize = 4;
+
 /// The most worker threads a run uses, whatever is asked: 4 × the cores.
 /// More only costs (thousands of threads took over a minute to start for a
 /// one-game file) since the work is bound by the cores.
 pub fn max_threads() -> usize {
     // asked once: each call reads the cgroup's files (some 27 µs, at every
-    // start; the command line asks too)
+    // start)
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    4 * *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    THREADS_PER_CORE
+        * *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// `threads` capped at [`max_threads`]; the cores are asked only for more
+/// than 4, which no machine caps.
+pub fn cap_threads(threads: usize) -> usize {
+    if threads <= THREADS_PER_CORE {
+        threads
+    } else {
+        threads.min(max_threads())
+    }
 }
 
 /// A chunk to audit: `buf[start..end]`.
@@ -134,7 +148,7 @@ impl Pipeline {
             1 => None,
             n => Some(
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.min(max_threads()))
+                    .num_threads(cap_threads(n))
                     .build()
                     .map_err(io::Error::other)?,
             ),
