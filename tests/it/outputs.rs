@@ -148,6 +148,35 @@ fn a_full_disk_names_the_output_file() {
     assert!(err.contains("stdout: No space left on device"), "{err}");
 }
 
+/// Issue 26: the binary starts at its own C `main` (src/main.rs), which
+/// must do what Rust's start did for a closed stdout: open it on
+/// `/dev/null`. Else the findings file, opened first, became fd 1 and the
+/// summary table printed to stdout went into it.
+#[test]
+fn a_closed_stdout_is_not_the_findings_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let findings = dir.path().join("f.jsonl");
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            "exec \"$0\" \"$@\" >&-",
+            util::BIN,
+            "audit",
+            "--jsonl",
+        ])
+        .arg(&findings)
+        .arg(util::root().join("data/lichess-2000.pgn"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read(&findings).unwrap();
+    assert!(written.len() > 1000, "{} bytes", written.len());
+    for line in written.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let v: Result<serde_json::Value, _> = serde_json::from_slice(line);
+        assert!(v.is_ok(), "not JSON: {}", String::from_utf8_lossy(line));
+    }
+}
+
 /// Issue 23: Ctrl-C while stdout is a full pipe (the consumer stopped
 /// reading) hung: 30 s after SIGINT the process was still trying to write
 /// what it had read. A first Ctrl-C ends it within about a second with 130,
