@@ -2,25 +2,11 @@
 //! updated per region rather than per game.
 
 use std::io::IsTerminal;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use pgn_arbiter::pipeline::Progress;
-
-/// The bar on the screen, for the Ctrl-C watchdog, which ends the process
-/// without returning to the code that owns the bar.
-static SHOWN: OnceLock<ProgressBar> = OnceLock::new();
-
-/// Takes the bar off the screen, if one is drawn, before the process ends
-/// from elsewhere (the Ctrl-C watchdog): left there, its ticker would draw
-/// it again over the last words.
-pub(super) fn clear_shown() {
-    if let Some(b) = SHOWN.get() {
-        b.finish_and_clear();
-    }
-}
 
 /// The progress bar: bytes of the inputs read out of their total size, and
 /// games read.
@@ -41,7 +27,6 @@ impl Bar {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
             bar.set_style(spinner());
             bar.enable_steady_tick(Duration::from_millis(250));
-            let _ = SHOWN.set(bar.clone());
             bar
         });
         Bar {

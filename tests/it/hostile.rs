@@ -605,6 +605,50 @@ fn a_file_of_junk_is_an_input_error() {
     }
 }
 
+/// Ctrl-C while the input sends nothing at all (a stdin kept open and
+/// empty): nothing is held by an output, so the watchdog's backstop ends
+/// the run 5 s after the signal, with 130, saying why. (Issue 26 made the
+/// watchdog a SIGALRM handler started by the first signal, not a thread
+/// started by every run.)
+#[test]
+fn ctrl_c_on_an_input_that_sends_nothing_ends_at_the_backstop() {
+    use std::time::{Duration, Instant};
+    let mut child = bin()
+        .args(["audit", "--quiet", "--jsonl", "-", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let signal = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if signal.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("still running 20 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = signal.elapsed();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(took >= Duration::from_millis(4900), "took {took:?}");
+    assert!(err.contains("the run had not ended 5 s after it"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
 /// A second Ctrl-C ends the run at once, whatever the run waits on. Here it
 /// waits on its output: a pipe read slowly (a pager, a slow upload), so the
 /// first Ctrl-C cannot finish the run soon (the games already read are
