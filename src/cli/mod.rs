@@ -141,7 +141,7 @@ impl Exit {
 /// become codes: a closed stdout (`| head`) ends the run quietly with 0,
 /// any other error is printed and is 2.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = parse(std::env::args_os().collect());
     let result = match &cli.command {
         Command::Audit(args) => audit::run(args),
         Command::Position(args) => position::run(args).map_err(Error::from),
@@ -162,6 +162,35 @@ pub fn main() -> i32 {
             Exit::InputOrUsage.code()
         }
     }
+}
+
+/// The command line, parsed.
+///
+/// `audit` (nearly every run) is first parsed by its own command alone:
+/// clap builds the whole tree of subcommands before it parses (some
+/// 100,000 instructions and a dozen page faults, a fifth of a run's start
+/// on an empty input: issue 26). Only a parse that succeeds is taken from
+/// there; help, a usage error or another subcommand are parsed again by
+/// the whole tree, which says them as it always did.
+fn parse(args: Vec<std::ffi::OsString>) -> Cli {
+    audit_alone(args.iter().cloned()).unwrap_or_else(|| Cli::parse_from(args))
+}
+
+/// `audit ARGS`, parsed by the `audit` command alone: `None` where that
+/// parse fails or the subcommand is another.
+fn audit_alone(args: impl Iterator<Item = std::ffi::OsString>) -> Option<Cli> {
+    use clap::{Args, FromArgMatches};
+    let mut args = args.skip(1).peekable();
+    if args.peek().is_none_or(|a| a != "audit") {
+        return None;
+    }
+    let matches = audit::AuditArgs::augment_args(clap::Command::new("audit"))
+        .try_get_matches_from(args)
+        .ok()?;
+    let args = audit::AuditArgs::from_arg_matches(&matches).ok()?;
+    Some(Cli {
+        command: Command::Audit(args),
+    })
 }
 
 /// `--dead`'s values, read by the library's `FromStr`, with their help.
@@ -261,4 +290,56 @@ fn json_error(e: serde_json::Error) -> io::Error {
 fn write_html(mut out: Box<dyn Write>, agg: &pgn_arbiter::aggregate::Aggregate) -> io::Result<()> {
     out.write_all(pgn_arbiter::report::html::render(agg).as_bytes())?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<std::ffi::OsString> {
+        line.split(' ').map(Into::into).collect()
+    }
+
+    /// `audit` parsed alone gives what the whole tree gives, for every
+    /// kind of option; what it cannot parse (help, errors, other
+    /// subcommands) it leaves to the whole tree.
+    #[test]
+    fn audit_alone_parses_as_the_whole_tree() {
+        let taken = [
+            "pgn-arbiter audit a.pgn",
+            "pgn-arbiter audit a.pgn b.pgn.zst dir -",
+            "pgn-arbiter audit -q -j 2 --jsonl - --summary-json s.json a.pgn",
+            "pgn-arbiter audit --threads=3 --dead thorough --laws 2023 --site lichess a.pgn",
+            "pgn-arbiter audit --laws auto --site none --dead material --tags all a.pgn",
+            "pgn-arbiter audit --fail-on missed_threefold>5,invalid_game>1% --tags Annotator a.pgn",
+            "pgn-arbiter audit --part 1/4:0-100:a.pgn --jsonl out.jsonl --report-json r.json",
+            "pgn-arbiter audit --export-pgn x.pgn --junit j.xml --sarif s.sarif --gitlab g.json a.pgn",
+            "pgn-arbiter audit --html h.html --quiet -- -a.pgn",
+            "pgn-arbiter audit a.pgn --jsonl - --quiet",
+        ];
+        for line in taken {
+            let alone = audit_alone(words(line).into_iter()).unwrap_or_else(|| panic!("{line}"));
+            let whole = Cli::try_parse_from(words(line)).unwrap();
+            assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{line}");
+        }
+        let left = [
+            "pgn-arbiter",
+            "pgn-arbiter --version",
+            "pgn-arbiter --help",
+            "pgn-arbiter audit",
+            "pgn-arbiter audit --help",
+            "pgn-arbiter audit -h a.pgn",
+            "pgn-arbiter audit --version a.pgn",
+            "pgn-arbiter audit --nope a.pgn",
+            "pgn-arbiter audit --jsonl a --jsonl b x.pgn",
+            "pgn-arbiter audit --dead slow a.pgn",
+            "pgn-arbiter audit --part 1/2:0-5:a.pgn a.pgn",
+            "pgn-arbiter diff a.jsonl b.jsonl",
+            "pgn-arbiter plan a.pgn",
+            "pgn-arbiter man",
+        ];
+        for line in left {
+            assert!(audit_alone(words(line).into_iter()).is_none(), "{line}");
+        }
+    }
 }
