@@ -449,9 +449,10 @@ fn finish(
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    let rendered = human::render(run, examples, &plan.gate, &failures);
-    let text = terminal_safe(&rendered);
     if !args.quiet {
+        // made only when shown
+        let rendered = human::render(run, examples, &plan.gate, &failures);
+        let text = terminal_safe(&rendered);
         if plan.to_stdout > 0 {
             eprint!("{text}");
         } else {
