@@ -17,7 +17,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{bin, root, text};
+use crate::util::{self, bin, root, text};
 
 const MISSED: [&str; 2] = ["missed_threefold", "missed_fifty_moves"];
 /// Kinds the oracle does not check (as compare.py: shown, never a
@@ -326,4 +326,54 @@ fn the_comparison_fails_on_every_disagreement() {
         1
     );
     assert_eq!(compare(vec![dead("material", 60, 3)], vec![]).len(), 1);
+}
+
+/// `scripts/annotate.awk` (the profile-guided build's training copy of
+/// the Lichess sample, with a comment after every move) changes no game:
+/// the same games, plies, counts of every kind and findings (by game
+/// number, kind, ply and the moves' content_id), only the text around the
+/// moves.
+#[test]
+fn the_annotated_training_copy_keeps_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = root().join("data/lichess-2000.pgn");
+    let out = std::process::Command::new("awk")
+        .arg("-f")
+        .arg(root().join("scripts/annotate.awk"))
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let annotated = String::from_utf8(out.stdout).unwrap();
+    assert!(annotated.matches("[%clk ").count() > 80_000, "few comments");
+    assert!(annotated.contains("1... "), "no black move numbers");
+    let annotated = util::write(dir.path(), "annotated.pgn", annotated);
+    let audit = |path: &Path| {
+        let findings = dir.path().join("f.jsonl");
+        let out = bin()
+            .args(["audit", "--quiet", "--threads", "1", "--summary-json", "-"])
+            .arg("--jsonl")
+            .arg(&findings)
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let mut total: Value = serde_json::from_slice(&out.stdout).unwrap();
+        total = total["total"].take();
+        total.as_object_mut().unwrap().remove("bytes");
+        let findings = lines(&std::fs::read_to_string(&findings).unwrap(), "findings")
+            .into_iter()
+            .map(|f| {
+                format!(
+                    "{} {} {} {}",
+                    f["game"], f["kind"], f["ply"], f["content_id"]
+                )
+            })
+            .collect::<Vec<_>>();
+        (total, findings)
+    };
+    let (plain, with_comments) = (audit(&sample), audit(&annotated));
+    assert_eq!(plain.0["plies"], 88_313);
+    assert!(!plain.1.is_empty());
+    assert_eq!(plain, with_comments);
 }
