@@ -8,10 +8,11 @@
 //! done here: SIGPIPE ignored (a closed pipe is an error to report, see
 //! `Error::is_broken_pipe`) and closed standard descriptors opened on
 //! `/dev/null`, so that no output file is opened as fd 1 and written to as
-//! stdout. Arguments reach `std::env::args` as before (glibc passes them to
-//! the standard library's initialiser), and `std::process::exit` flushes
-//! stdout as a return from Rust's `main` would. What is lost: a stack
-//! overflow on the main thread ends the process with SIGSEGV without
+//! stdout. The arguments are read from `argv` here (`std::env::args` has
+//! them only where the C library hands them to the standard library's
+//! initialiser, as glibc does and musl does not), and `std::process::exit`
+//! flushes stdout as a return from Rust's `main` would. What is lost: a
+//! stack overflow on the main thread ends the process with SIGSEGV without
 //! Rust's message.
 #![cfg_attr(not(test), no_main)]
 
@@ -20,7 +21,7 @@ mod cli;
 /// The process's entry (see the module's documentation).
 #[cfg(not(test))]
 #[no_mangle]
-pub extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+pub extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
     // SAFETY: at the start of the process, before any other thread or
     // handler exists: fcntl and open on descriptors 0 to 2, signal.
     unsafe {
@@ -34,10 +35,24 @@ pub extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) ->
         }
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    std::process::exit(cli::main());
+    std::process::exit(cli::main(args(argc, argv)));
+}
+
+/// The arguments, from C's `argc` and `argv`.
+#[cfg(not(test))]
+fn args(argc: libc::c_int, argv: *const *const libc::c_char) -> Vec<std::ffi::OsString> {
+    use std::os::unix::ffi::OsStrExt;
+    (0..usize::try_from(argc).unwrap_or(0))
+        .map(|i| {
+            // SAFETY: the C runtime passes `argc` pointers to strings that
+            // end with a NUL and live as long as the process.
+            let arg = unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) };
+            std::ffi::OsStr::from_bytes(arg.to_bytes()).to_owned()
+        })
+        .collect()
 }
 
 /// The unit tests' build has the test harness's `main`: the command line
 /// is still reached from here, as the real entry reaches it.
 #[cfg(test)]
-const _: fn() -> i32 = cli::main;
+const _: fn(Vec<std::ffi::OsString>) -> i32 = cli::main;

@@ -137,10 +137,10 @@ pub(super) fn on_interrupt() -> Arc<AtomicBool> {
 
 /// SIGALRM every `period` from now.
 fn every(period: Duration) {
-    let t = libc::timeval {
-        tv_sec: period.as_secs() as libc::time_t,
-        tv_usec: period.subsec_micros() as libc::suseconds_t,
-    };
+    // SAFETY: a timeval is plain integers; all zero is valid.
+    let mut t: libc::timeval = unsafe { std::mem::zeroed() };
+    t.tv_sec = period.as_secs().try_into().unwrap_or(1);
+    t.tv_usec = period.subsec_micros().into();
     let timer = libc::itimerval {
         it_interval: t,
         it_value: t,

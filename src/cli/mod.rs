@@ -140,8 +140,8 @@ impl Exit {
 /// Runs the command line; the exit code. The one place where errors
 /// become codes: a closed stdout (`| head`) ends the run quietly with 0,
 /// any other error is printed and is 2.
-pub fn main() -> i32 {
-    let cli = parse(std::env::args_os().collect());
+pub fn main(args: Vec<std::ffi::OsString>) -> i32 {
+    let cli = parse(args);
     let result = match &cli.command {
         Command::Audit(args) => audit::run(args),
         Command::Position(args) => position::run(args).map_err(Error::from),
