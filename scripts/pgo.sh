@@ -9,7 +9,7 @@
 # shared Lichess file (README, Performance, for the wall time it buys).
 #
 #   scripts/pgo.sh [TRAINING_FILE...]     (default: the bundled data/ and
-#                                          an annotated copy, see below)
+#                                          copies in sites' formats, below)
 #   -> target/pgo-release-lto/build/release-lto/pgn-arbiter
 #
 # built with the `release-lto` profile (fat LTO, one codegen unit: about
@@ -35,16 +35,19 @@ case "$profile" in dev | test) out=debug ;; *) out=$profile ;; esac
 dir="$here/target/pgo-$profile"
 rm -rf "$dir/profiles" "$dir/merged.profdata"
 mkdir -p "$dir/profiles"
-# The default training: the bundled samples, and the Lichess sample with
-# a clock and evaluation comment after every move, as Lichess and
-# chess.com export games (scripts/annotate.awk; trained on comment-free
-# files alone, the comment paths were laid out as cold: 1.8 % more
-# instructions on chess.com, README, Performance).
+# The default training: the bundled samples, and copies of the Lichess
+# sample in the export formats of Lichess (a clock and evaluation comment
+# after every move), chess.com and FICS (scripts/annotate.awk): trained on
+# the comment-free samples alone, the comment paths and those sites' rules
+# were laid out as cold code (README, Performance).
 if [ $# -gt 0 ]; then
   train=("$@")
 else
-  awk -f "$here/scripts/annotate.awk" "$here/data/lichess-2000.pgn" >"$dir/annotated.pgn"
-  train=("$here"/data/*.pgn "$here"/data/*.pgn.zst "$dir/annotated.pgn")
+  train=("$here"/data/*.pgn "$here"/data/*.pgn.zst)
+  for style in lichess chesscom fics; do
+    awk -v style="$style" -f "$here/scripts/annotate.awk" "$here/data/lichess-2000.pgn" >"$dir/$style.pgn"
+    train+=("$dir/$style.pgn")
+  done
 fi
 cd "$here"
 # Linked statically on glibc Linux (STATIC=0: dynamically): the dynamic

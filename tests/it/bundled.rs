@@ -328,26 +328,15 @@ fn the_comparison_fails_on_every_disagreement() {
     assert_eq!(compare(vec![dead("material", 60, 3)], vec![]).len(), 1);
 }
 
-/// `scripts/annotate.awk` (the profile-guided build's training copy of
-/// the Lichess sample, with a comment after every move) changes no game:
-/// the same games, plies, counts of every kind and findings (by game
-/// number, kind, ply and the moves' content_id), only the text around the
-/// moves.
+/// `scripts/annotate.awk` (the profile-guided build's training copies of
+/// the Lichess sample in the Lichess, chess.com and FICS export formats)
+/// changes no game: the same games and plies, the same findings of the
+/// Laws (by game number, kind, ply and the moves' content_id), every game
+/// judged by the style's site.
 #[test]
-fn the_annotated_training_copy_keeps_every_game() {
+fn the_training_copies_keep_every_game() {
     let dir = tempfile::tempdir().unwrap();
     let sample = root().join("data/lichess-2000.pgn");
-    let out = std::process::Command::new("awk")
-        .arg("-f")
-        .arg(root().join("scripts/annotate.awk"))
-        .arg(&sample)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let annotated = String::from_utf8(out.stdout).unwrap();
-    assert!(annotated.matches("[%clk ").count() > 80_000, "few comments");
-    assert!(annotated.contains("1... "), "no black move numbers");
-    let annotated = util::write(dir.path(), "annotated.pgn", annotated);
     let audit = |path: &Path| {
         let findings = dir.path().join("f.jsonl");
         let out = bin()
@@ -358,11 +347,24 @@ fn the_annotated_training_copy_keeps_every_game() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", text(&out.stderr));
-        let mut total: Value = serde_json::from_slice(&out.stdout).unwrap();
-        total = total["total"].take();
-        total.as_object_mut().unwrap().remove("bytes");
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let total = &summary["total"];
+        let counts =
+            ["games_read", "analysed", "invalid", "skipped", "plies"].map(|k| total[k].clone());
+        let sites: Vec<(String, u64)> = total["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["site"].as_str().unwrap().to_string(),
+                    s["games"].as_u64().unwrap(),
+                )
+            })
+            .collect();
         let findings = lines(&std::fs::read_to_string(&findings).unwrap(), "findings")
             .into_iter()
+            .filter(|f| f["kind"] != "site_rule")
             .map(|f| {
                 format!(
                     "{} {} {} {}",
@@ -370,10 +372,34 @@ fn the_annotated_training_copy_keeps_every_game() {
                 )
             })
             .collect::<Vec<_>>();
-        (total, findings)
+        (counts, sites, findings)
     };
-    let (plain, with_comments) = (audit(&sample), audit(&annotated));
-    assert_eq!(plain.0["plies"], 88_313);
-    assert!(!plain.1.is_empty());
-    assert_eq!(plain, with_comments);
+    let plain = audit(&sample);
+    assert_eq!(plain.0[4], 88_313);
+    assert!(!plain.2.is_empty());
+    for (style, site, mark) in [
+        ("lichess", "lichess", "[%clk 0:"),
+        ("chesscom", "chesscom", "[%clk 0:"),
+        ("fics", "fics", " resigns} "),
+    ] {
+        let out = std::process::Command::new("awk")
+            .arg("-v")
+            .arg(format!("style={style}"))
+            .arg("-f")
+            .arg(root().join("scripts/annotate.awk"))
+            .arg(&sample)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let copy = String::from_utf8(out.stdout).unwrap();
+        assert!(copy.matches(mark).count() > 1_500, "{style}: few {mark:?}");
+        let copy = util::write(dir.path(), "copy.pgn", copy);
+        let (counts, sites, findings) = audit(&copy);
+        assert_eq!(counts, plain.0, "{style}");
+        assert_eq!(findings, plain.2, "{style}");
+        assert!(
+            sites.contains(&(site.to_string(), 2000)),
+            "{style}: {sites:?}"
+        );
+    }
 }
