@@ -195,12 +195,7 @@ fn ctrl_c_ends_the_run_with_what_was_read() {
     stdin.flush().unwrap();
     // let it read and audit, then interrupt while the pipe stays open
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    util::interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     drop(stdin);
     assert_eq!(
@@ -622,23 +617,9 @@ fn ctrl_c_on_an_input_that_sends_nothing_ends_at_the_backstop() {
         .unwrap();
     let stdin = child.stdin.take().unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    util::interrupt(child.id());
     let signal = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if signal.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("still running 20 s after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = util::wait_within(&mut child, Duration::from_secs(20), "after Ctrl-C");
     let took = signal.elapsed();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
@@ -692,37 +673,24 @@ fn a_second_ctrl_c_ends_the_run_at_once_with_whole_lines() {
             std::thread::sleep(Duration::from_millis(2));
         }
     });
-    let interrupt = |pid: u32| {
-        let ok = Command::new("kill")
-            .args(["-INT", &pid.to_string()])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
-    };
     let started = Instant::now();
     while got.lock().unwrap().len() < 100_000 {
         assert!(started.elapsed() < Duration::from_secs(20), "no output");
         std::thread::sleep(Duration::from_millis(10));
     }
-    interrupt(child.id());
+    util::interrupt(child.id());
     std::thread::sleep(Duration::from_millis(500));
     assert!(
         child.try_wait().unwrap().is_none(),
         "the first Ctrl-C ended the run: this test needs a run it cannot end"
     );
-    interrupt(child.id());
+    util::interrupt(child.id());
     let second = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if second.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            panic!("still running 10 s after the second Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = util::wait_within(
+        &mut child,
+        Duration::from_secs(10),
+        "after the second Ctrl-C",
+    );
     let took = second.elapsed();
     reader.join().unwrap();
     let _ = done.send(());

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{self, bin, text};
+use crate::util::{self, bin, text, wait_within};
 
 /// Every option that writes a file, and what it needs besides.
 fn file_outputs() -> Vec<&'static str> {
@@ -23,22 +23,6 @@ fn file_outputs() -> Vec<&'static str> {
         o.push("--parquet");
     }
     o
-}
-
-/// Waits for `child` at most `limit`; kills it (and fails) past that.
-fn wait_within(child: &mut Child, limit: Duration, what: &str) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// A variable set for a run: its name and value.
@@ -214,12 +198,7 @@ fn ctrl_c_while_stdout_is_a_full_pipe_does_not_hang() {
     }
     // blocked for a while already, as a stopped consumer leaves it
     std::thread::sleep(Duration::from_millis(300));
-    let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    util::interrupt(child.id());
     let signal = Instant::now();
     let status = wait_within(&mut child, Duration::from_secs(10), "after Ctrl-C");
     let took = signal.elapsed();

@@ -1,7 +1,8 @@
 //! Helpers the integration tests' modules share.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -507,5 +508,31 @@ pub fn test_name() -> String {
     match std::thread::current().name() {
         Some(name) if name != "main" => name.to_string(),
         _ => env!("CARGO_CRATE_NAME").to_string(),
+    }
+}
+
+/// Sends SIGINT (Ctrl-C) to the process `pid`, with `kill`.
+pub fn interrupt(pid: u32) {
+    let ok = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -INT {pid}");
+}
+
+/// Waits for `child` at most `limit`; kills it (and fails) past that.
+pub fn wait_within(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
