@@ -357,6 +357,13 @@ pub(crate) fn replay_to(start: &Chess, moves: &[Move]) -> Chess {
 /// From a dead position after `moves`, back ply by ply while the positions
 /// before it are proven dead too: the first dead ply, its position and the
 /// strongest proof used.
+///
+/// The positions are replayed a few at a time from the end, not all kept:
+/// nearly every walk stops at the first step back (on the shared Lichess,
+/// chess.com and FICS files none went back more than one ply), and keeping
+/// a whole game's positions copied and paged in some 200 bytes a ply for
+/// one question (issue 26). The questions are asked in the same order
+/// either way.
 pub(crate) fn walk_back(
     prover: &mut Prover,
     budget: Budget,
@@ -364,24 +371,82 @@ pub(crate) fn walk_back(
     moves: &[Move],
     proof: Proof,
 ) -> (u32, Chess, Proof) {
-    let mut positions = Vec::with_capacity(moves.len() + 1);
-    positions.push(start.clone());
-    for &m in moves {
-        let mut next = positions[positions.len() - 1].clone();
-        next.play_unchecked(m);
-        positions.push(next);
-    }
-    let mut first = moves.len();
+    const WINDOW: usize = 4;
     let mut proof = proof;
-    while first > 0 {
-        match prover.deadness(&positions[first - 1], budget) {
-            Deadness::Dead(earlier) => {
-                proof = proof.max(earlier);
-                first -= 1;
-            }
-            _ => break,
+    let mut window = Vec::with_capacity(WINDOW + 1);
+    // The position after `moves[..hi]` is dead.
+    let mut hi = moves.len();
+    loop {
+        // window[i]: the position after `moves[..lo + i]`, for lo + i <= hi
+        let lo = hi.saturating_sub(WINDOW);
+        window.clear();
+        let mut pos = replay_to(start, &moves[..lo]);
+        for &m in &moves[lo..hi] {
+            window.push(pos.clone());
+            pos.play_unchecked(m);
         }
+        window.push(pos);
+        let mut first = hi;
+        while first > lo {
+            match prover.deadness(&window[first - 1 - lo], budget) {
+                Deadness::Dead(earlier) => {
+                    proof = proof.max(earlier);
+                    first -= 1;
+                }
+                _ => return (first as u32, window.swap_remove(first - lo), proof),
+            }
+        }
+        if lo == 0 {
+            return (0, window.swap_remove(0), proof);
+        }
+        hi = lo;
     }
-    let pos = positions.swap_remove(first);
-    (first as u32, pos, proof)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::san::San;
+    use shakmaty::CastlingMode;
+
+    /// The moves of `sans` from `fen`, and the start position.
+    fn game(fen: &str, sans: &[&str]) -> (Chess, Vec<Move>) {
+        let start: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for san in sans {
+            let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        (start, moves)
+    }
+
+    #[test]
+    fn walk_back_past_its_window_finds_the_first_dead_ply() {
+        // 1. Nxa3 leaves king and knight against a king (dead by material);
+        // nine plies of king moves follow, more than one window.
+        let (start, moves) = game(
+            "4k3/8/8/8/8/p7/8/1N2K3 w - - 0 1",
+            &[
+                "Nxa3", "Kd7", "Kd2", "Ke6", "Ke3", "Kd5", "Kd3", "Ke5", "Ke3", "Kd5",
+            ],
+        );
+        let mut prover = Prover::default();
+        let budget = Budget::PROOFS;
+        let Deadness::Dead(proof) = prover.deadness(&replay_to(&start, &moves), budget) else {
+            panic!("the final position is dead by material");
+        };
+        let (first, pos, _) = walk_back(&mut prover, budget, &start, &moves, proof);
+        assert_eq!(first, 1);
+        assert_eq!(pos, replay_to(&start, &moves[..1]));
+        // Within one window: from the fourth ply back to the first.
+        let (first, pos, _) = walk_back(&mut prover, budget, &start, &moves[..4], proof);
+        assert_eq!((first, pos), (1, replay_to(&start, &moves[..1])));
+    }
 }
