@@ -361,8 +361,8 @@ pub(crate) fn replay_to(start: &Chess, moves: &[Move]) -> Chess {
 /// The positions are replayed a few at a time from the end, not all kept:
 /// nearly every walk stops at the first step back (on the shared Lichess,
 /// chess.com and FICS files none went back more than one ply), and keeping
-/// a whole game's positions copied and paged in some 200 bytes a ply for
-/// one question (issue 26). The questions are asked in the same order
+/// every position of the game copied and paged in some 200 bytes a ply for
+/// that one question (issue 26). The questions are asked in the same order
 /// either way.
 pub(crate) fn walk_back(
     prover: &mut Prover,
