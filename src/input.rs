@@ -385,7 +385,7 @@ impl Mapped {
     }
 
     /// The bytes before `pos` will not be read again: drop their pages
-    /// from this process (the page cache keeps them), [`Mapped::STEP`]
+    /// from this process (the page cache keeps them), `STEP` (4 MiB)
     /// bytes or more at a time.
     pub fn release_before(&self, pos: usize) {
         const PAGE: usize = 4096;
