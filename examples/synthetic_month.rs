@@ -25,21 +25,24 @@
 //! * `--otb P` per mille from the titled events on chess.com of
 //!   `data/twic-2000.pgn.zst` ("Surname,Given" names, a `Link` tag each),
 //!   the others from `data/lichess-2000.pgn` (default 100);
-//! * `--players N` players in each pool, online and over the board together
+//! * `--players N` players, Lichess's and chess.com's pools together
 //!   (default N / 150, so that players meet repeatedly, as in a real month);
 //! * `--data DIR` where the two files are (default: the repository's `data/`).
 //!
 //! Every game is a real game of `data/`, its movetext copied byte for byte
-//! (so as legal as the original, and judged alike), with new tags: players
-//! from a pool, the date and time spread over January 2024 in input order,
-//! each game its site's own id (a Lichess `Site`, a chess.com `Link`), and
-//! events that grow with N (about one tournament per 1,000 games beside the
-//! plain "Rated Bullet game" kind).
-//! No two games share players, date, round and moves (what the audit's
-//! duplicate finder compares) unless `--copies` asks for it: a filter of
-//! the current day's (moves, White, Black) re-draws any game that could
-//! (16 bits a game of one day: 8 MB at 100 million games). Nothing else is
-//! kept per game, so the games stream in bounded memory.
+//! (as legal as the original; judged by the Laws of its new date, 2018's),
+//! with new tags: players from a pool, the date and time spread over
+//! January 2024 in input order, each game its site's own id (a Lichess
+//! `Site`, a chess.com `Link`), and events that grow with N (about one
+//! tournament per 1,000 games beside the plain "Rated Bullet game" kind).
+//!
+//! No two games share players, date, round and moves (what a duplicate
+//! finder compares where no site id decides) unless `--copies` or
+//! `--respelled` asks for it: no two players of a pool have names alike
+//! once normalised ([`name_key`]), and a filter of the current day's
+//! (moves, White, Black) re-draws any game that could repeat one (16 bits a
+//! game of one day: 8 MB at 100 million games). Nothing else is kept per
+//! game, so the games stream in bounded memory.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
