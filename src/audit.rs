@@ -19,6 +19,10 @@ use crate::rules::{flag, result, At, End};
 use crate::site::{Site, SiteMode};
 use crate::split::RawGame;
 
+mod content;
+pub use content::ContentId;
+use content::{content_code, content_rest, content_start};
+
 /// How a game was accounted for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -171,83 +175,6 @@ impl std::fmt::Display for GameId {
     }
 }
 
-/// A game's content identity (the findings' `content_id`), beside its
-/// text identity [`GameId`]: XXH3-128 of its `White`, `Black`, `Date` and
-/// `Round` tags (trimmed), its `FEN` tag (none for the standard start, written
-/// or not) and
-/// its mainline as replayed, each move as its from and to squares and
-/// promotion, so comments, clocks, NAGs, variations, other tags, their
-/// order and how a move is spelt (`Nf3`, `Ngf3`, `Ng1-f3`) do not count.
-/// The same game copied into two collections has one content id; the
-/// statistics count it once (`--duplicates once`). Past an illegal move
-/// the rest of the mainline counts as written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ContentId(pub u128);
-
-impl std::fmt::Display for ContentId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:032x}", self.0)
-    }
-}
-
-/// The tags of a game's content identity ([`ContentId`]), the start
-/// position last.
-const CONTENT_TAGS: [&str; 5] = ["White", "Black", "Date", "Round", "FEN"];
-
-/// The standard start position's FEN.
-const STANDARD_START: &[u8] = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Starts the bytes a [`ContentId`] hashes: each of [`CONTENT_TAGS`] as
-/// its length and its trimmed value (a missing tag is empty; of a repeated
-/// one, the last), found in one pass over the tags.
-fn content_start(buf: &mut Vec<u8>, game: &RawGame<'_>) {
-    let mut values: [&[u8]; 5] = [b""; 5];
-    for (name, value) in &game.tags {
-        if let Some(i) = CONTENT_TAGS.iter().position(|n| n.as_bytes() == *name) {
-            values[i] = trim(value);
-        }
-    }
-    // the standard start written out is the standard start
-    if values[4] == STANDARD_START {
-        values[4] = b"";
-    }
-    buf.clear();
-    for v in values {
-        buf.extend_from_slice(&(v.len() as u32).to_le_bytes());
-        buf.extend_from_slice(v);
-    }
-}
-
-/// A move played, as a [`ContentId`] counts it: from (6 bits), to (6) and
-/// promotion or castling (4); two bytes, little-endian, in its bytes.
-#[inline]
-fn content_code(m: Move) -> u16 {
-    let (from, to, extra) = match m {
-        Move::Normal {
-            from,
-            to,
-            promotion,
-            ..
-        } => (from, to, promotion.map_or(0, |r| r as u16)),
-        Move::EnPassant { from, to } => (from, to, 8),
-        Move::Castle { king, rook } => (king, rook, 9),
-        Move::Put { to, .. } => (to, to, 15),
-    };
-    from as u16 | (to as u16) << 6 | extra << 12
-}
-
-/// The moves not replayed (from an illegal one on), as written.
-fn content_rest(buf: &mut Vec<u8>, rest: &[SanPlus]) {
-    use std::io::Write as _;
-    if rest.is_empty() {
-        return;
-    }
-    buf.push(0xff);
-    for san in rest {
-        let _ = write!(buf, "{san} ");
-    }
-}
-
 /// Everything the audit of one game produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameReport {
@@ -266,6 +193,10 @@ pub struct GameReport {
     /// or invalid) and has findings, or the auditor reads facets (for the
     /// statistics report, see [`Auditor::with_facets`]).
     pub content: Option<ContentId>,
+    /// XXH3 of the game's start position and mainline alone (the
+    /// [`ContentId`] without the tags), where it has moves and its content
+    /// was read: what the duplicate finder compares beside the tags.
+    pub mainline: Option<u64>,
     /// Whether the game was analysed, invalid, skipped, or no game at all.
     pub status: Status,
     /// Mainline half-moves replayed (legal moves only).
@@ -382,6 +313,7 @@ impl Auditor {
             line: 0,
             id: None,
             content: None,
+            mainline: None,
             status: Status::Analysed,
             plies: 0,
             edition,
@@ -435,7 +367,7 @@ impl Auditor {
         // The statistics report counts every game by its content; otherwise
         // only the findings carry it.
         if self.facets || !report.findings.is_empty() {
-            content_start(&mut self.content, game);
+            let moves_start = content_start(&mut self.content, game);
             let start = self.content.len();
             let moves = &self.moves[..report.plies as usize];
             self.content.resize(start + 2 * moves.len(), 0);
@@ -445,6 +377,10 @@ impl Auditor {
             let rest = &self.mainline.sans[report.plies as usize..];
             content_rest(&mut self.content, rest);
             report.content = Some(ContentId(xxhash_rust::xxh3::xxh3_128(&self.content)));
+            if !moves.is_empty() || !rest.is_empty() {
+                let moves = &self.content[moves_start..];
+                report.mainline = Some(xxhash_rust::xxh3::xxh3_64(moves));
+            }
         }
         if !report.findings.is_empty() {
             report.findings.sort_by_key(|f| (f.ply, f.kind));

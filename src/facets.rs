@@ -123,6 +123,8 @@ pub struct Facets {
     pub black: Option<Span>,
     /// The `Result` value's place in the game's text.
     pub result: Option<Span>,
+    /// What the duplicate finder compares.
+    pub identity: crate::identity::Identity,
 }
 
 impl Facets {
@@ -156,6 +158,7 @@ impl Facets {
             white: span("White"),
             black: span("Black"),
             result: span("Result"),
+            identity: crate::identity::Identity::read(|n| game.tag(n)),
         }
     }
 

@@ -115,6 +115,7 @@ pub mod example;
 pub mod facets;
 pub mod finding;
 pub mod gate;
+pub mod identity;
 pub mod input;
 pub mod kind;
 pub mod laws;

@@ -16,6 +16,7 @@ pandas``).
 from __future__ import annotations
 
 import json
+import os
 from typing import Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
@@ -23,7 +24,7 @@ import pyarrow as pa
 from . import _pgn_arbiter
 
 __all__ = [
-    "audit", "audit_arrow", "report", "merge_reports", "merge_summaries",
+    "audit", "audit_arrow", "report", "read_report", "merge_reports", "merge_summaries",
     "plan", "audit_part", "merge_parts", "__version__",
 ]
 __version__ = _pgn_arbiter.__version__
@@ -167,6 +168,14 @@ def merge_summaries(summaries: Iterable[dict]) -> dict:
     over the whole but for ``seconds`` (added) and ``threads`` (the
     largest). Summaries judged by different laws raise ``ValueError``."""
     return json.loads(_pgn_arbiter.merge_summaries([json.dumps(s) for s in summaries]))
+
+
+def read_report(path: PathLike) -> dict:
+    """The aggregate that ``pgn-arbiter audit --report-json PATH`` (or
+    ``report --json PATH``) wrote, with the games for merging that it keeps
+    in the binary file beside it (``PATH.ids``) read back in, so that
+    :func:`merge_reports` can merge it."""
+    return json.loads(_pgn_arbiter.read_report(os.fspath(path)))
 
 
 def merge_reports(parts: Sequence[dict]) -> dict:

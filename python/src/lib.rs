@@ -253,16 +253,18 @@ fn pgn_of_rows(moves: &[Option<String>], columns: &[(String, Vec<Option<String>>
     out
 }
 
-/// Whether a repeated game counts once in the statistics (`duplicates`:
-/// `once` or `all`, as the CLI's `--duplicates`).
-fn duplicates_once(duplicates: &str) -> PyResult<bool> {
-    match duplicates {
-        "once" => Ok(true),
-        "all" => Ok(false),
-        other => Err(PyValueError::new_err(format!(
-            "duplicates={other:?}: expected 'once' or 'all'"
-        ))),
-    }
+/// The aggregator of a run, repeats counted as `duplicates` says (`once`,
+/// `all` or `exact`, as the CLI's `--duplicates`). Made where it is used:
+/// its output slot is not `Send`.
+fn aggregator(laws: &str, dead: &str, duplicates: &str) -> Result<Aggregator, String> {
+    Aggregator::new(None, laws, dead).with_duplicate_mode(duplicates)
+}
+
+/// `duplicates` checked before any work.
+fn check_duplicates(duplicates: &str) -> PyResult<()> {
+    aggregator("auto", "quick", duplicates)
+        .map(drop)
+        .map_err(PyValueError::new_err)
 }
 
 /// The statistics report's aggregate of a run over `paths` (what `audit
@@ -278,12 +280,12 @@ fn report(
     threads: Option<usize>,
     duplicates: &str,
 ) -> PyResult<String> {
-    let once = duplicates_once(duplicates)?;
+    check_duplicates(duplicates)?;
     let run_audit = builder(laws, dead, site, threads, &TagSet::default())?.facets(true);
     // Made inside: its output slot is not `Send` (here it has none).
     let aggregate = py
         .detach(|| {
-            let mut aggregator = Aggregator::new(None, laws, dead).with_duplicates(once);
+            let mut aggregator = aggregator(laws, dead, duplicates).map_err(std::io::Error::other)?;
             run_audit
                 .run(&paths, &mut aggregator, &())
                 .map(|_| aggregator.result.take())
@@ -291,6 +293,14 @@ fn report(
         .map_err(|e| PyOSError::new_err(e.to_string()))?
         .unwrap_or_default();
     serde_json::to_string(&aggregate).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The aggregate in the file `path` (`audit --report-json`), with its games
+/// for merging read from beside it, as JSON.
+#[pyfunction]
+fn read_report(path: &str) -> PyResult<String> {
+    let a = pgn_arbiter::aggregate::read_aggregate_file(path).map_err(PyValueError::new_err)?;
+    serde_json::to_string(&a).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Aggregates (JSON texts) merged by the rules of `pgn-arbiter report`.
@@ -363,7 +373,7 @@ fn audit_part<'py>(
     report: bool,
     duplicates: &str,
 ) -> PyResult<PartOutput<'py>> {
-    let once = duplicates_once(duplicates)?;
+    check_duplicates(duplicates)?;
     let part =
         pgn_arbiter::parts::Part::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let tags = tags.map(TagSet::parse).unwrap_or_default();
@@ -371,8 +381,10 @@ fn audit_part<'py>(
     let mut arrow = ArrowSink::new(&tags);
     let (run, info, aggregate) = py
         .detach(|| {
-            let mut aggregator =
-                report.then(|| Aggregator::new(None, laws, dead).with_duplicates(once));
+            let mut aggregator = report
+                .then(|| aggregator(laws, dead, duplicates))
+                .transpose()
+                .map_err(std::io::Error::other)?;
             let mut sinks: Vec<&mut dyn Sink> = vec![&mut arrow];
             if let Some(a) = aggregator.as_mut() {
                 sinks.push(a);
@@ -471,6 +483,7 @@ fn _pgn_arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(audit_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(merge_reports, m)?)?;
+    m.add_function(wrap_pyfunction!(read_report, m)?)?;
     m.add_function(wrap_pyfunction!(merge_summaries, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(audit_part, m)?)?;

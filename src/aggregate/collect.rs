@@ -17,6 +17,7 @@ use super::model::{
     AGGREGATE_VERSION, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP,
 };
 use super::points::Points;
+use super::seen::Key;
 use crate::audit::{GameReport, Status};
 use crate::example::Example;
 use crate::facets::{Facets, TimeClass};
@@ -30,6 +31,8 @@ use crate::site::Site;
 /// JSON at the end of the run when given an output.
 pub struct Aggregator {
     out: Option<Box<dyn Write>>,
+    /// The output's name (`-` for a stream): its ids go beside it.
+    out_name: String,
     laws: String,
     dead: String,
     inputs: Vec<String>,
@@ -43,6 +46,7 @@ impl Aggregator {
     pub fn new(out: Option<Box<dyn Write>>, laws: &str, dead: &str) -> Aggregator {
         Aggregator {
             out,
+            out_name: "-".into(),
             laws: laws.to_string(),
             dead: dead.to_string(),
             inputs: Vec::new(),
@@ -54,13 +58,36 @@ impl Aggregator {
         }
     }
 
-    /// Whether a game that repeats an earlier one (its content id) is left
-    /// out of the statistics (`true`, the default: `--duplicates once`) or
-    /// counted again (`--duplicates all`); repeats are listed either way.
+    /// The name of the file the output writes: the games for merging go
+    /// to a binary file beside it ([`super::ids_path`]), not into the JSON.
+    pub fn with_output_name(mut self, name: &str) -> Aggregator {
+        self.out_name = name.to_string();
+        self
+    }
+
+    /// Whether a game that repeats an earlier one is left out of the
+    /// statistics (`true`, the default: `--duplicates once`) or counted
+    /// again (`--duplicates all`); repeats are listed either way.
     pub fn with_duplicates(mut self, once: bool) -> Aggregator {
         self.tally.all = !once;
         self.tally.seen = Seen::new(if once { "once" } else { "all" });
         self
+    }
+
+    /// `--duplicates`: `once` and `all` as [`Aggregator::with_duplicates`];
+    /// `exact`: a repeat is the same content id (players, date, round,
+    /// start position and moves as written), left out of the statistics,
+    /// instead of the librarian's identity ([`crate::identity`]).
+    pub fn with_duplicate_mode(mut self, mode: &str) -> Result<Aggregator, String> {
+        match mode {
+            "once" | "all" => Ok(self.with_duplicates(mode == "once")),
+            "exact" => {
+                self.tally.all = false;
+                self.tally.seen = Seen::new("exact");
+                Ok(self)
+            }
+            other => Err(format!("duplicates {other:?}: expected once, all or exact")),
+        }
     }
 
     fn run_part(&self, run: &RunOutcome) -> RunPart {
@@ -96,9 +123,7 @@ impl Sink for Aggregator {
         let part = self.run_part(run);
         let a = self.tally.aggregate(part);
         if let Some(out) = &mut self.out {
-            serde_json::to_writer(&mut *out, &a).map_err(io::Error::other)?;
-            out.write_all(b"\n")?;
-            out.flush()?;
+            super::write_aggregate(&mut **out, &self.out_name, &a)?;
         }
         self.result = Some(a);
         Ok(())
@@ -308,9 +333,9 @@ impl Tally {
         if !count_status(&mut self.games, r.status) {
             return;
         }
-        if let Some(id) = r.content {
-            let result = result_code(Facets::get(r.facets.result, game.text));
-            if self.seen.game(game.index, id, result) && !self.all {
+        let result = result_code(Facets::get(r.facets.result, game.text));
+        if let Some(key) = Key::of(r, result, self.seen.exact()) {
+            if self.seen.game(game.index, key) && !self.all {
                 self.seen.left_out();
                 return;
             }

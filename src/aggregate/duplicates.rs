@@ -1,32 +1,31 @@
-//! Duplicate games: the same game (one [`ContentId`]: players, date,
-//! round, start position and mainline) copied into two collections, or
-//! twice into one. With `--duplicates once` (the default) the first
-//! occurrence in input order (file order, then game order) counts in every
-//! statistic, standing and Art. 11 table; the later ones are left out and
-//! listed: how many, per pair of files, those whose recorded results
-//! differ apart. The findings (JSONL and the other per-finding outputs)
-//! list every game as given.
+//! Duplicate games: the same game copied into two collections, or twice
+//! into one, recognised as [`super::seen`] says (the site's own game id,
+//! else the mainline with the date and the players' names as normalised;
+//! `--duplicates exact`: the content id). With `--duplicates once` (the
+//! default) the first occurrence in input order (file order, then game
+//! order) counts in every statistic, standing and Art. 11 table; the later
+//! ones are left out and listed: how many, per pair of files, those whose
+//! recorded results differ first, each with the tags the two records write
+//! otherwise. The findings (JSONL and the other per-finding outputs) list
+//! every game as given.
 //!
-//! **Merging.** An aggregate carries, per input, the content id, game
-//! number and recorded result of each game it judged ([`InputIds`], packed,
-//! about 24 bytes of JSON a game), so a merge finds the repeats across
-//! aggregates exactly and lists them as one run over all the inputs would.
-//! What a merge cannot do is take such a repeat out of the statistics of
-//! the aggregate that counted it: that would need each game's share of
-//! every count. Those repeats stay counted, and the merged aggregate says
-//! how many (`games - left_out`).
+//! **Merging.** An aggregate carries, per input, what the duplicate finder
+//! compares of each game it judged ([`InputIds`], packed by
+//! [`super::packed`]), so a merge finds the repeats across aggregates
+//! exactly and lists them as one run over all the inputs would. What a
+//! merge cannot do is take such a repeat out of the statistics of the
+//! aggregate that counted it: that would need each game's share of every
+//! count. Those repeats stay counted, and the merged aggregate says how
+//! many (`games - left_out`).
 
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::ContentId;
+use super::packed::{base64, unbase64, unpacked, Packer};
+use super::seen::{differences, unpack, Key, Looked, Table};
 
-/// At most this many distinct content ids are kept (about 50 bytes each,
-/// 1 GB in all): a game whose id is not among them once they are full is
-/// not looked for, and counted in [`Duplicates::untracked`].
-pub const ID_CAP: usize = 20_000_000;
+pub use super::seen::ID_CAP;
 
 /// Repeats listed as examples, of those whose results differ and of the
 /// others.
@@ -36,7 +35,8 @@ pub const DUPLICATE_EXAMPLES: usize = 10;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Duplicates {
     /// `once`: repeats are left out of the statistics; `all`: they count;
-    /// `mixed`: a merge of both.
+    /// `exact`: as `once`, a repeat being the same content id; `mixed`: a
+    /// merge of two of these.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub mode: String,
     /// Games judged whose content id an earlier game had.
@@ -59,9 +59,14 @@ pub struct Duplicates {
     /// The first [`DUPLICATE_EXAMPLES`] other repeats, in input order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<DuplicateRow>,
-    /// Per input, in input order, the games judged, for merging.
+    /// Per input, in input order, the games judged, for merging; empty
+    /// where they are in a file beside the aggregate (`ids_beside`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<InputIds>,
+    /// The games for merging are in the file beside the aggregate's JSON
+    /// (`AGG.json.ids`, [`super::sidecar`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ids_beside: bool,
 }
 
 /// Repeats between two files.
@@ -76,8 +81,20 @@ pub struct PairCounts {
 /// A repeat and the game it repeats.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DuplicateRow {
-    /// The shared [`ContentId`], as in the findings' `content_id`.
-    pub content_id: String,
+    /// How the two were recognised as one game: `site_id` (the site's own
+    /// game id), `moves` (the mainline with the date and players), or
+    /// `content` (`--duplicates exact`).
+    pub matched_by: String,
+    /// The compared tags (`White`, `Black`, `Event`, `Site`, `Round`,
+    /// `Date`) the two records write otherwise, even once normalised;
+    /// `moves` where two records of one site id have other mainlines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags_differ: Vec<String>,
+    /// The compared tags spelt otherwise but equal once normalised
+    /// (`Adams,Mi` and `Adams, Michael`; round `1` and `1.1`; a date and
+    /// the same date with its day unknown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spelling_differs: Vec<String>,
     /// The first occurrence.
     pub first: GameAt,
     /// The repeat.
@@ -95,17 +112,32 @@ pub struct GameAt {
     pub result: String,
 }
 
-/// The games an input had judged: for each, in game order, the 0-based
-/// game number's step from the previous one (LEB128), the content id
-/// (16 bytes, little-endian) and the result (0 `*`, 1 `1-0`, 2 `0-1`,
-/// 3 `1/2-1/2`), in
-/// base64 (standard alphabet, no padding).
+/// The games an input had judged, packed (per game: the game number's
+/// step, the result and flags, the hashes of the mainline and of the
+/// site's game id, the players' name keys, the date, the round and the
+/// spelling of each compared tag), in base64 (standard alphabet, no
+/// padding).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputIds {
     /// The input, as named.
     pub file: String,
-    /// The packed games.
-    pub games: String,
+    /// The packed games (in base64 in JSON).
+    #[serde(with = "in_base64")]
+    pub games: Vec<u8>,
+}
+
+/// Bytes as base64 text in JSON.
+mod in_base64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::base64(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Ok(super::unbase64(&text))
+    }
 }
 
 /// The recorded results, by code.
@@ -121,50 +153,11 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// Hashes a content id (itself a hash) by folding its words.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-}
-
-/// A first occurrence, packed: file (20 bits), result (3), game (41).
-type Packed = u64;
-const GAME_BITS: u32 = 41;
-const FILE_LIMIT: usize = 1 << 20;
-
-fn pack(file: usize, result: u8, game: u64) -> Option<Packed> {
-    (file < FILE_LIMIT && game < 1 << GAME_BITS)
-        .then(|| (file as u64) << 44 | u64::from(result) << GAME_BITS | game)
-}
-
-fn unpack(p: Packed) -> (usize, u8, u64) {
-    (
-        (p >> 44) as usize,
-        ((p >> GAME_BITS) & 7) as u8,
-        p & ((1 << GAME_BITS) - 1),
-    )
-}
-
-/// The repeats found so far: the first occurrence of each content id, and
-/// the games of each input packed.
+/// The repeats found so far: the table of first occurrences, and the
+/// games of each input packed.
 #[derive(Default)]
 pub(super) struct Seen {
-    first: HashMap<[u64; 2], Packed, BuildHasherDefault<IdHasher>>,
+    table: Table,
     files: Vec<String>,
     /// The current input's games, packed (not yet in base64).
     packed: Packer,
@@ -172,7 +165,7 @@ pub(super) struct Seen {
 }
 
 impl Seen {
-    /// Counts in `mode` (`once`, `all`).
+    /// Counts in `mode` (`once`, `all`, `exact`).
     pub(super) fn new(mode: &str) -> Seen {
         Seen {
             dup: Duplicates {
@@ -183,6 +176,11 @@ impl Seen {
         }
     }
 
+    /// Whether games are keyed by their content id alone.
+    pub(super) fn exact(&self) -> bool {
+        self.dup.mode == "exact"
+    }
+
     /// Resumes from an aggregate's repeats, to merge another's in.
     fn resume(dup: &Duplicates) -> Seen {
         let mut s = Seen {
@@ -191,12 +189,9 @@ impl Seen {
         };
         for (f, input) in dup.ids.iter().enumerate() {
             s.files.push(input.file.clone());
-            for (game, id, result) in unpacked(&input.games) {
-                if s.first.len() < ID_CAP {
-                    if let Some(p) = pack(f, result, game) {
-                        s.first.entry(id).or_insert(p);
-                    }
-                }
+            for (game, key) in unpacked(&input.games) {
+                // its repeats within itself are counted in it already
+                let _ = s.table.look(f, game, key);
             }
         }
         s
@@ -215,40 +210,38 @@ impl Seen {
             if self.dup.ids.len() < self.files.len() {
                 self.dup.ids.push(InputIds {
                     file: file.clone(),
-                    games: base64(&self.packed.bytes),
+                    games: std::mem::take(&mut self.packed.bytes),
                 });
             }
         }
     }
 
-    /// Game `game` (0-based) of the current input, of content `id`, scored
-    /// `result` ([`result_code`]): whether it repeats an earlier game.
-    pub(super) fn game(&mut self, game: u64, id: ContentId, result: u8) -> bool {
-        let key = [id.0 as u64, (id.0 >> 64) as u64];
-        let (repeat, kept) = self.look(game, key, result);
+    /// Game `game` (0-based) of the current input, of key `key`: whether it
+    /// repeats an earlier game.
+    pub(super) fn game(&mut self, game: u64, key: Key) -> bool {
+        let (repeat, kept) = self.look(game, key);
         if kept {
-            self.packed.push(game, key, result);
+            self.packed.push(game, &key);
         }
         repeat
     }
 
     /// Whether `key` was seen (a repeat, counted), and whether the game
     /// is kept (a repeat, or a first occurrence within [`ID_CAP`]).
-    fn look(&mut self, game: u64, key: [u64; 2], result: u8) -> (bool, bool) {
+    fn look(&mut self, game: u64, key: Key) -> (bool, bool) {
         let file = self.files.len().saturating_sub(1);
-        let Some(&first) = self.first.get(&key) else {
-            match pack(file, result, game) {
-                Some(p) if self.first.len() < ID_CAP => {
-                    self.first.insert(key, p);
-                    return (false, true);
-                }
-                _ => self.dup.untracked += 1,
+        let (at, first) = match self.table.look(file, game, key) {
+            Looked::First => return (false, true),
+            Looked::Untracked => {
+                self.dup.untracked += 1;
+                return (false, false);
             }
-            return (false, false);
+            Looked::Repeat { at, first } => (at, first),
         };
-        let (first_file, first_result, first_game) = unpack(first);
+        let (first_file, first_result, first_game) = unpack(at);
+        let exact = self.exact();
         let d = &mut self.dup;
-        let differ = first_result != result;
+        let differ = first_result != key.result;
         d.games += 1;
         let pair = d
             .pairs
@@ -265,16 +258,18 @@ impl Seen {
             &mut d.examples
         };
         if list.len() < DUPLICATE_EXAMPLES {
-            let id = u128::from(key[0]) | u128::from(key[1]) << 64;
             let at = |file: &String, game: u64, result: u8| GameAt {
                 file: file.clone(),
                 game: game + 1,
                 result: RESULTS[usize::from(result)].into(),
             };
+            let (matched_by, tags_differ, spelling_differs) = differences(&first, &key, exact);
             list.push(DuplicateRow {
-                content_id: ContentId(id).to_string(),
+                matched_by,
+                tags_differ,
+                spelling_differs,
                 first: at(&self.files[first_file], first_game, first_result),
-                later: at(&self.files[file], game, result),
+                later: at(&self.files[file], game, key.result),
             });
         }
         (true, true)
@@ -285,10 +280,11 @@ impl Seen {
         self.dup.left_out += 1;
     }
 
-    /// The repeats, the current input's games included.
+    /// The repeats, the current input's games included; what was found
+    /// is handed over (the run is over).
     pub(super) fn duplicates(&mut self) -> Duplicates {
         self.end_input();
-        self.dup.clone()
+        std::mem::take(&mut self.dup)
     }
 }
 
@@ -319,7 +315,11 @@ impl Duplicates {
             }
         }
         for input in self.ids.iter_mut().filter(|i| i.file == file) {
-            input.games = packed_text(unpacked(&input.games).map(|(g, id, r)| (g + by, id, r)));
+            let mut packed = Packer::default();
+            for (game, key) in unpacked(&input.games) {
+                packed.push(game + by, &key);
+            }
+            input.games = packed.bytes;
         }
     }
 
@@ -337,7 +337,7 @@ impl Duplicates {
 /// took longer to merge than to audit.)
 pub struct DuplicatesMerge {
     s: Seen,
-    /// The games of the last entry of the ids, unpacked from base64 once
+    /// The games of the last entry of the ids, unpacked once
     /// an input of the same file follows it.
     tail: Option<Tail>,
 }
@@ -367,10 +367,12 @@ impl DuplicatesMerge {
             (a, b) if a == b => a.to_string(),
             _ => "mixed".to_string(),
         };
+        self.s.dup.mode = mode;
         for input in &other.ids {
             // The next part of the same file (`crate::parts`, numbered as
             // in the whole file): its games continue that file's entry.
-            let first = unpacked(&input.games).next().map(|g| g.0);
+            let games = &input.games;
+            let first = unpacked(games).next().map(|g| g.0);
             let continues = self.s.dup.ids.last().is_some_and(|l| l.file == input.file)
                 && first.is_some_and(|first| {
                     let packed = &self.tail().packed;
@@ -379,11 +381,11 @@ impl DuplicatesMerge {
             if !continues {
                 self.s.files.push(input.file.clone());
             }
-            for (game, id, result) in unpacked(&input.games) {
-                self.s.look(game, id, result);
+            for (game, key) in unpacked(games) {
+                self.s.look(game, key);
                 if continues {
                     let tail = self.tail();
-                    tail.packed.push(game, id, result);
+                    tail.packed.push(game, &key);
                     tail.grown = true;
                 }
             }
@@ -394,7 +396,6 @@ impl DuplicatesMerge {
         }
         self.s.dup.left_out += other.left_out;
         self.s.dup.untracked += other.untracked;
-        self.s.dup.mode = mode;
     }
 
     /// The merged repeats.
@@ -408,8 +409,9 @@ impl DuplicatesMerge {
         let ids = &self.s.dup.ids;
         self.tail.get_or_insert_with(|| {
             let mut tail = Tail::default();
-            for (game, id, result) in unpacked(ids.last().map_or("", |l| l.games.as_str())) {
-                tail.packed.push(game, id, result);
+            let games = ids.last().map_or(&[][..], |l| l.games.as_slice());
+            for (game, key) in unpacked(games) {
+                tail.packed.push(game, &key);
             }
             tail
         })
@@ -419,143 +421,36 @@ impl DuplicatesMerge {
     fn close_tail(&mut self) {
         if let (Some(tail), Some(last)) = (self.tail.take(), self.s.dup.ids.last_mut()) {
             if tail.grown {
-                last.games = base64(&tail.packed.bytes);
+                last.games = tail.packed.bytes;
             }
         }
     }
-}
-
-/// Games (0-based number, id, result), in order, packed as
-/// [`InputIds::games`].
-fn packed_text(games: impl Iterator<Item = (u64, [u64; 2], u8)>) -> String {
-    let mut packed = Packer::default();
-    for (game, id, result) in games {
-        packed.push(game, id, result);
-    }
-    base64(&packed.bytes)
-}
-
-/// Games packed one after another as [`InputIds::games`] holds them (before
-/// base64), with the last game number.
-#[derive(Default)]
-struct Packer {
-    bytes: Vec<u8>,
-    last: u64,
-}
-
-impl Packer {
-    fn push(&mut self, game: u64, id: [u64; 2], result: u8) {
-        // games come in order; a step back (a caller's) is kept as 0
-        varint(&mut self.bytes, game.saturating_sub(self.last));
-        self.last = self.last.max(game);
-        self.bytes.extend_from_slice(&id[0].to_le_bytes());
-        self.bytes.extend_from_slice(&id[1].to_le_bytes());
-        self.bytes.push(result);
-    }
-}
-
-/// Appends `n` as LEB128.
-fn varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push(n as u8 | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-/// The games packed in `text` ([`InputIds::games`]): game number, id
-/// (as two words), result. Stops at the first malformed one.
-fn unpacked(text: &str) -> impl Iterator<Item = (u64, [u64; 2], u8)> {
-    let bytes = unbase64(text);
-    let mut at = 0;
-    let mut game = 0u64;
-    std::iter::from_fn(move || {
-        let mut step = 0u64;
-        let mut shift = 0;
-        loop {
-            let b = *bytes.get(at)?;
-            at += 1;
-            step |= u64::from(b & 0x7f).checked_shl(shift)?;
-            shift += 7;
-            if b < 0x80 {
-                break;
-            }
-        }
-        let id = bytes.get(at..at + 16)?;
-        let result = *bytes.get(at + 16)?;
-        at += 17;
-        game = game.checked_add(step)?;
-        let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        Some((game, [word(&id[..8]), word(&id[8..])], result.min(3)))
-    })
-}
-
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// `bytes` in base64, without padding.
-fn base64(bytes: &[u8]) -> String {
-    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
-    let sextet = |n: u32, i: u32| B64[(n >> (18 - 6 * i) & 63) as usize];
-    let mut chunks = bytes.chunks_exact(3);
-    for c in &mut chunks {
-        let n = u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2]);
-        out.extend_from_slice(&[sextet(n, 0), sextet(n, 1), sextet(n, 2), sextet(n, 3)]);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let n = rest
-            .iter()
-            .enumerate()
-            .fold(0, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        out.extend((0..=rest.len() as u32).map(|i| sextet(n, i)));
-    }
-    String::from_utf8(out).expect("base64 is ASCII")
-}
-
-/// Each byte's value in base64, or 64 for a byte outside the alphabet.
-const UNB64: [u8; 256] = {
-    let mut t = [64u8; 256];
-    let mut i = 0;
-    while i < 64 {
-        t[B64[i] as usize] = i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// Base64 back to bytes; characters outside the alphabet are skipped.
-fn unbase64(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut n, mut bits) = (0u32, 0);
-    for c in text.bytes() {
-        let v = UNB64[usize::from(c)];
-        if v == 64 {
-            continue;
-        }
-        n = n << 6 | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((n >> bits) as u8);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identity::{Identity, NameKey};
 
-    /// A game: its number, id and result.
-    type Game = (u64, u128, u8);
+    /// A game: its number, mainline and result.
+    type Game = (u64, u64, u8);
+
+    fn key(mainline: u64, result: u8) -> Key {
+        Key {
+            mainline,
+            long: true,
+            result,
+            id: Identity::default(),
+        }
+    }
 
     /// The repeats of one run over `inputs` (file, games).
     fn run(inputs: &[(&str, &[Game])]) -> Duplicates {
         let mut s = Seen::new("once");
         for (file, games) in inputs {
             s.begin_input(file);
-            for &(game, id, result) in *games {
-                s.game(game, ContentId(id), result);
+            for &(game, mainline, result) in *games {
+                s.game(game, key(mainline, result));
             }
         }
         s.duplicates()
@@ -605,20 +500,27 @@ mod tests {
         }
         let mut s = Seen::new("once");
         s.begin_input("a.pgn");
-        let ids = [ContentId(1), ContentId(u128::MAX), ContentId(1)];
-        assert!(!s.game(0, ids[0], 1));
-        assert!(!s.game(300, ids[1], 3));
-        assert!(s.game(100_000, ids[2], 2));
+        let mut rich = key(u64::MAX, 3);
+        rich.long = false;
+        rich.id = Identity {
+            site: 7,
+            names: [
+                NameKey {
+                    surname: 9,
+                    initial: b'm',
+                },
+                NameKey::default(),
+            ],
+            date: 12345,
+            round: 3,
+            spelt: [1, 2, 3, 4, 5, 6],
+        };
+        assert!(!s.game(0, key(1, 1)));
+        assert!(!s.game(300, rich));
+        assert!(s.game(100_000, key(1, 2)));
         let d = s.duplicates();
         let back: Vec<_> = unpacked(&d.ids[0].games).collect();
-        assert_eq!(
-            back,
-            [
-                (0, [1, 0], 1),
-                (300, [u64::MAX, u64::MAX], 3),
-                (100_000, [1, 0], 2)
-            ]
-        );
+        assert_eq!(back, [(0, key(1, 1)), (300, rich), (100_000, key(1, 2))]);
         assert_eq!((d.games, d.results_differ), (1, 1));
         let row = &d.results_differ_examples[0];
         assert_eq!((row.first.game, row.later.game), (1, 100_001));

@@ -15,14 +15,20 @@
 //! collect   the Aggregator sink: what it counts per game
 //! points    Art. 11 per event: standings as recorded and as the Laws give them, corrections
 //! event     an event's identity (Event, Site, year) and its name for people
-//! duplicates  games repeated (one content id): counted once, listed, merged
+//! duplicates  games repeated: counted once, listed, merged
+//! seen      the duplicate finder's table: what makes two records one game
+//! packed    what an aggregate carries per game for merging
+//! sidecar   those games in a binary file beside the JSON
 //! ```
 
 mod collect;
 mod duplicates;
 pub mod event;
 mod model;
+mod packed;
 mod points;
+mod seen;
+mod sidecar;
 
 pub use collect::Aggregator;
 pub use duplicates::{
@@ -34,3 +40,4 @@ pub use model::{
     EventPoints, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION,
     EVENT_PLAYER_CAP, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
 };
+pub use sidecar::{ids_path, read_aggregate_file, read_ids, write_aggregate, write_ids};

@@ -12,7 +12,7 @@ use super::duplicates::DuplicatesMerge;
 pub use crate::stats::SiteCounts;
 
 /// The version of the aggregate JSON.
-pub const AGGREGATE_VERSION: u32 = 1;
+pub const AGGREGATE_VERSION: u32 = 2;
 
 /// The merged aggregate, as written to and read from JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -117,6 +117,11 @@ pub struct EventPoints {
     /// More players than [`EVENT_PLAYER_CAP`]: no standings.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub untracked: bool,
+    /// A player's name in `players` → the other spellings of the same
+    /// player that the event's records use (names that normalise equal:
+    /// `Adams, Michael` and `ADAMS,Michael`), joined into one standing.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub joined: BTreeMap<String, Vec<String>>,
     /// The results the Laws decide otherwise, sorted by game.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<Correction>,
@@ -292,14 +297,33 @@ impl EventPoints {
         if self.untracked || other.untracked {
             self.untracked = true;
             self.players.clear();
+            self.joined.clear();
             return;
         }
+        // one player, one name: a spelling of another part joins the name
+        // this part first wrote
+        let key = |n: &str| crate::identity::player_key(n.as_bytes());
+        let mine: Vec<(String, Box<[u8]>)> =
+            self.players.keys().map(|n| (n.clone(), key(n))).collect();
         for (name, points) in &other.players {
-            self.add_player(name.clone(), points);
+            let k = key(name);
+            let same = mine.iter().find(|(_, m)| *m == k);
+            let into = same.map_or(name, |(m, _)| m).clone();
+            self.add_player(into.clone(), points);
+            let spellings = other.joined.get(name).into_iter().flatten();
+            let spellings = spellings.chain((into != *name).then_some(name));
+            for s in spellings.filter(|s| **s != into) {
+                let list = self.joined.entry(into.clone()).or_default();
+                if !list.contains(s) {
+                    list.push(s.clone());
+                    list.sort();
+                }
+            }
         }
         if self.players.len() > EVENT_PLAYER_CAP {
             self.untracked = true;
             self.players.clear();
+            self.joined.clear();
         }
     }
 }
@@ -394,13 +418,12 @@ impl AggregateMerge {
     }
 }
 
-/// Reads aggregate files and merges them, in order, one file in memory at
-/// a time (an aggregate carries about 24 bytes of ids a game).
+/// Reads aggregate files (with their ids beside them) and merges them, in
+/// order, one file in memory at a time.
 pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
     let mut all = AggregateMerge::default();
     for p in paths {
-        let bytes = std::fs::read(p).map_err(|e| format!("{p}: {e}"))?;
-        all.add(&read_aggregate(p, &bytes)?);
+        all.add(&super::read_aggregate_file(p)?);
     }
     Ok(all.finish())
 }
@@ -412,7 +435,13 @@ pub fn merge_texts<'a>(
 ) -> Result<Aggregate, String> {
     let mut all = AggregateMerge::default();
     for (p, bytes) in parts {
-        all.add(&read_aggregate(p, bytes)?);
+        let a = read_aggregate(p, bytes)?;
+        if a.duplicates.ids_beside {
+            return Err(format!(
+                "{p}: its games for merging are in the file beside the aggregate's (AGG.json.ids): read it by its path"
+            ));
+        }
+        all.add(&a);
     }
     Ok(all.finish())
 }

@@ -1,5 +1,7 @@
 //! Art. 11 per event, collected game by game: each player's points as
-//! recorded and as the Laws give them ([`decided_result`]), and the results
+//! recorded and as the Laws give them ([`decided_result`]), one player
+//! under one name however the event's records spell it (names that
+//! normalise equal, [`crate::identity`]), and the results
 //! the Laws decide otherwise than the tag (corrections). Standings are kept
 //! for events of at most [`EVENT_PLAYER_CAP`] players, and for at most
 //! [`POINT_PAIR_CAP`] (event, player) pairs in all; corrections always.
@@ -10,6 +12,7 @@ use super::model::{Correction, EventPoints, EVENT_PLAYER_CAP, NAME_CAP, POINT_PA
 use crate::audit::Status;
 use crate::example::game_link;
 use crate::facets::Facets;
+use crate::identity::player_key;
 use crate::kind::Family;
 use crate::pipeline::GameRecord;
 use crate::rules::result::decided_result;
@@ -26,11 +29,20 @@ pub(super) struct Points {
 /// An event's players and corrections while the run goes on.
 #[derive(Default)]
 struct EventAcc {
-    /// Player → `[games, recorded, laws]`, points in halves.
-    players: HashMap<Box<[u8]>, [u64; 3]>,
+    /// Player, by [`player_key`] → the name first written, the other
+    /// spellings joined to it, `[games, recorded, laws]` (points in halves).
+    players: HashMap<Box<[u8]>, Player>,
     /// Too many players, or too many pairs in all: no standings.
     untracked: bool,
     corrections: Vec<Correction>,
+}
+
+/// One player of an event: one name, however the records spell it.
+#[derive(Default)]
+struct Player {
+    name: Box<[u8]>,
+    others: Vec<Box<[u8]>>,
+    points: [u64; 3],
 }
 
 /// A game's result as recorded and as the Laws give it.
@@ -60,7 +72,8 @@ impl Points {
             acc.corrections
                 .push(correction(game, white, black, &scored));
         }
-        acc.add_players(white, black, &scored, &mut self.pairs);
+        let players = [(white, player_key(white)), (black, player_key(black))];
+        acc.add_players(players, &scored, &mut self.pairs);
     }
 
     /// The events' points as the aggregate writes them. Names that differ
@@ -73,13 +86,19 @@ impl Points {
             e.untracked |= acc.untracked;
             e.corrections.extend(acc.corrections.iter().cloned());
             e.corrections.sort();
-            for (name, points) in &acc.players {
-                e.add_player(text(name), points);
+            for p in acc.players.values() {
+                e.add_player(text(&p.name), &p.points);
+                if !p.others.is_empty() {
+                    let mut others: Vec<String> = p.others.iter().map(|o| text(o)).collect();
+                    others.sort();
+                    e.joined.insert(text(&p.name), others);
+                }
             }
         }
         for e in out.values_mut() {
             if e.untracked {
                 e.players.clear();
+                e.joined.clear();
             }
         }
         out
@@ -105,12 +124,17 @@ fn event_acc<'m>(
 impl EventAcc {
     /// Adds the game to both players' standings while the event is
     /// followed; `pairs` counts the (event, player) pairs kept in all.
-    fn add_players(&mut self, white: &[u8], black: &[u8], scored: &Scored<'_>, pairs: &mut usize) {
+    fn add_players(
+        &mut self,
+        players: [(&[u8], Box<[u8]>); 2],
+        scored: &Scored<'_>,
+        pairs: &mut usize,
+    ) {
         if self.untracked {
             return;
         }
-        for (name, side) in [(white, 0), (black, 1)] {
-            if !self.players.contains_key(name) {
+        for (side, (name, key)) in players.into_iter().enumerate() {
+            if !self.players.contains_key(&key) {
                 if self.players.len() >= EVENT_PLAYER_CAP || *pairs >= POINT_PAIR_CAP {
                     *pairs -= self.players.len();
                     self.players = HashMap::new();
@@ -118,12 +142,19 @@ impl EventAcc {
                     return;
                 }
                 *pairs += 1;
-                self.players.insert(name.into(), [0; 3]);
+                let first = Player {
+                    name: name.into(),
+                    ..Player::default()
+                };
+                self.players.insert(key.clone(), first);
             }
-            let p = self.players.get_mut(name).expect("inserted");
-            p[0] += 1;
-            p[1] += scored.recorded_halves[side];
-            p[2] += scored.laws_halves[side];
+            let p = self.players.get_mut(&key).expect("inserted");
+            if *p.name != *name && !p.others.iter().any(|o| **o == *name) {
+                p.others.push(name.into());
+            }
+            p.points[0] += 1;
+            p.points[1] += scored.recorded_halves[side];
+            p.points[2] += scored.laws_halves[side];
         }
     }
 }

@@ -101,11 +101,14 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
     /// In the statistics report (--report-json, --html): a game that
-    /// repeats an earlier one (same players, date, round, start position
-    /// and moves; comments, clocks, other tags ignored) counts once, its
-    /// first occurrence in input order (once), or each time (all). Repeats
-    /// are listed either way; the findings list every game as given.
-    #[arg(long, value_name = "once|all", default_value = "once", value_parser = ["once", "all"])]
+    /// repeats an earlier one counts once, its first occurrence in input
+    /// order (once), or each time (all). A repeat is the same site game id
+    /// (Link, GameURL, FICSGamesDBGameNo, a Lichess game URL), else the same
+    /// start position and moves on a date that agrees, by players whose
+    /// names agree once normalised; `exact` counts once the games with the
+    /// same players, date, round, start position and moves as written.
+    /// Repeats are listed either way; the findings list every game as given.
+    #[arg(long, value_name = "once|all|exact", default_value = "once", value_parser = ["once", "all", "exact"])]
     pub duplicates: String,
     /// GitHub Actions workflow commands (annotations) on stdout, at most 10
     /// errors and 10 warnings, the most important first; with
@@ -295,7 +298,9 @@ impl Outputs {
             };
             o.aggregator = Some(
                 Aggregator::new(json, args.laws.name(), args.dead.name())
-                    .with_duplicates(args.duplicates == "once"),
+                    .with_output_name(args.report_json.as_deref().unwrap_or("-"))
+                    .with_duplicate_mode(&args.duplicates)
+                    .map_err(std::io::Error::other)?,
             );
         }
         Ok(o)

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use pgn_arbiter::aggregate::read_aggregate;
+use pgn_arbiter::aggregate::{read_aggregate_file, write_aggregate};
 use pgn_arbiter::gate;
 use pgn_arbiter::parts::{self, Findings, MergePlan};
 use pgn_arbiter::report::summary::RunSummary;
@@ -161,9 +161,7 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
     let aggregate = match &report {
         Some(_) if !args.reports.is_empty() => plan.merge_aggregates(|i| {
             let path = &args.reports[i];
-            read_aggregate(path, &read(path)?)
-                .map(Some)
-                .map_err(Error::Data)
+            read_aggregate_file(path).map(Some).map_err(Error::Data)
         })?,
         _ => None,
     };
@@ -183,10 +181,8 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    if let (Some(mut out), Some(aggregate)) = (report, aggregate) {
-        serde_json::to_writer(&mut out, &aggregate).map_err(json_error)?;
-        out.write_all(b"\n")?;
-        out.flush()?;
+    if let (Some(mut out), Some(aggregate), Some(name)) = (report, aggregate, &args.report_json) {
+        write_aggregate(&mut out, name, &aggregate)?;
     }
     Ok(if merged.input_errors > 0 {
         Exit::InputOrUsage

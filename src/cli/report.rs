@@ -4,7 +4,7 @@ use std::io::Write;
 
 use pgn_arbiter::{aggregate, Error};
 
-use super::{json_error, open_output, write_html, Exit};
+use super::{open_output, write_html, Exit};
 
 /// `pgn-arbiter report`: merges aggregate files.
 #[derive(clap::Args, Debug)]
@@ -28,10 +28,8 @@ pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
     let json = args.json.as_deref().map(open_output).transpose()?;
     let html = args.html.as_deref().map(open_output).transpose()?;
     let merged = aggregate::merge_files(&args.inputs).map_err(Error::Data)?;
-    if let Some(mut out) = json {
-        serde_json::to_writer(&mut out, &merged).map_err(json_error)?;
-        out.write_all(b"\n")?;
-        out.flush()?;
+    if let (Some(mut out), Some(name)) = (json, &args.json) {
+        aggregate::write_aggregate(&mut out, name, &merged)?;
     }
     let human = args.json.is_none() && args.html.is_none();
     if let Some(out) = html {

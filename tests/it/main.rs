@@ -11,6 +11,7 @@ mod cli;
 mod corpus;
 mod diff;
 mod duplicates;
+mod duplicates_identity;
 mod export;
 mod gate;
 mod golden;

@@ -173,7 +173,10 @@ fn the_shared_corpus_in_three_parts_merges_into_the_whole() {
         files[5..].to_vec(),
     ];
     let dir = tempfile::tempdir().unwrap();
-    let w = merge_equals_whole(dir.path(), &parts, &[]);
+    // chess.com's games copied into pgnmentor fall into two parts: a merge
+    // keeps such repeats counted, so the counts equal the whole's where
+    // repeats count each time
+    let w = merge_equals_whole(dir.path(), &parts, &["--duplicates", "all"]);
     assert_eq!(w["games"]["read"], 396_906);
     // Art. 11: the proven wrong results are listed per event, each with the
     // result the Laws give (a checkmate, a fivefold or an unwinnable flag)
@@ -265,4 +268,74 @@ fn report_with_no_output_option_prints_the_human_summary_of_the_merge() {
             "{kind}: {n} in {row}"
         );
     }
+}
+
+/// An aggregate written to a file keeps what a merge needs per game in a
+/// binary file beside it, so the JSON stays small; a merge reads it back,
+/// and names it when it is gone; a stream or `/dev/null` gets no file
+/// beside it.
+#[test]
+fn the_games_for_merging_go_beside_the_json_and_a_missing_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = root().join("data").join("lichess-2000.pgn");
+    let agg = dir.path().join("a.json");
+    let run = bin()
+        .args(["audit", "--quiet", "--report-json"])
+        .arg(&agg)
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let json = std::fs::read(&agg).unwrap();
+    let v: Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(v["duplicates"]["ids_beside"], true);
+    assert!(v["duplicates"].get("ids").is_none());
+    assert!(json.len() < 100_000, "{} bytes", json.len());
+    let ids = std::fs::read(dir.path().join("a.json.ids")).unwrap();
+    assert!(ids.starts_with(b"pgn-arbiter ids 2\n"));
+    // about 45 bytes a game
+    assert!(
+        (2_000 * 30..2_000 * 60).contains(&ids.len()),
+        "{}",
+        ids.len()
+    );
+    // to stdout, the merge carries them inline
+    let out = bin()
+        .args(["report", "--json", "-"])
+        .arg(&agg)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        merged["duplicates"]["ids"][0]["games"]
+            .as_str()
+            .unwrap()
+            .len()
+            > 2_000 * 40
+    );
+    assert!(merged["duplicates"].get("ids_beside").is_none());
+    // gone: the merge fails and names it
+    std::fs::remove_file(dir.path().join("a.json.ids")).unwrap();
+    let out = bin()
+        .args(["report", "--json", "-"])
+        .arg(&agg)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a.json.ids"), "{err}");
+    // nothing is written beside /dev/null
+    let run = bin()
+        .args(["audit", "--quiet", "--report-json", "/dev/null"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    assert!(!Path::new("/dev/null.ids").exists());
 }

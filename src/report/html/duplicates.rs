@@ -95,7 +95,7 @@ pub(super) fn duplicates(s: &mut String, agg: &Aggregate) {
         let _ = writeln!(
             s,
             "<h3 id=\"{id}\">{title} (the first {DUPLICATE_EXAMPLES})</h3>\n<table>\
-             <tr><th>first</th><th>result</th><th>repeated in</th><th>result</th><th>content id</th></tr>"
+             <tr><th>first</th><th>result</th><th>repeated in</th><th>result</th><th>matched by</th><th>tags that differ</th></tr>"
         );
         for r in rows {
             example(s, r);
@@ -135,11 +135,24 @@ fn example(s: &mut String, r: &DuplicateRow) {
     let _ = writeln!(
         s,
         "<tr><td class=\"name\">{}</td><td class=\"nw\">{}</td><td class=\"name\">{}</td><td class=\"nw\">{}</td>\
-         <td><code>{}</code></td></tr>",
+         <td>{}</td><td>{}</td></tr>",
         at(&r.first),
         esc(&r.first.result),
         at(&r.later),
         esc(&r.later.result),
-        esc(&r.content_id)
+        esc(&r.matched_by.replace('_', " ")),
+        esc(&tags(r))
     );
+}
+
+/// The tags two records write otherwise: `White, Round (spelling)`.
+fn tags(r: &DuplicateRow) -> String {
+    let differ = r.tags_differ.iter().cloned();
+    let spelt = r.spelling_differs.iter().map(|t| format!("{t} (spelling)"));
+    let all: Vec<String> = differ.chain(spelt).collect();
+    if all.is_empty() {
+        "none".into()
+    } else {
+        all.join(", ")
+    }
 }

@@ -236,6 +236,20 @@ fn standings_table(s: &mut String, event: &str, e: &EventPoints, st: &[Standing<
             thousands(st.len() as u64)
         );
     }
+    if !e.joined.is_empty() {
+        let joined: Vec<String> = e
+            .joined
+            .iter()
+            .map(|(name, others)| {
+                format!("{} (also written {})", esc(name), esc(&others.join(", ")))
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "<p class=\"note joined\">One player under one name: {}.</p>",
+            joined.join("; ")
+        );
+    }
     s.push_str("<p class=\"note legend\"><span><i class=\"points-moved\"></i>points change</span><span><i class=\"rank-moved\"></i>rank changes</span></p>\n");
     s.push_str("<table class=\"standings\">\n<thead><tr><th>player</th><th class=\"n\">games</th><th class=\"n\">points recorded</th><th class=\"n\">rank</th><th class=\"n\">points under the Laws</th><th class=\"n\">rank</th><th class=\"n\">difference</th></tr></thead>\n<tbody>\n");
     for r in shown {
