@@ -418,7 +418,7 @@ impl Auditor {
         match start_position(game, variant) {
             Ok(p0) => {
                 self.site.start(game, day);
-                self.replay(p0, game, edition, result, &mut report);
+                self.replay(p0, edition, result, &mut report);
             }
             Err((side, reason)) => {
                 report.status = Status::Invalid;
@@ -457,14 +457,7 @@ impl Auditor {
     /// Replays the mainline from `p0`, calling each rule's hooks in the
     /// order [`crate::rules`] gives; records each move played for the
     /// game's [`ContentId`].
-    fn replay(
-        &mut self,
-        p0: Chess,
-        game: &RawGame<'_>,
-        edition: Edition,
-        result: &[u8],
-        report: &mut GameReport,
-    ) {
+    fn replay(&mut self, p0: Chess, edition: Edition, result: &[u8], report: &mut GameReport) {
         let (repetition, fifty, dead, site, moves) = (
             &mut self.repetition,
             &mut self.fifty,
@@ -505,7 +498,6 @@ impl Auditor {
         // every game), and only as far as the rules ask; an invalid game's
         // list is not used.
         let final_legal = crate::rules::final_moves(&pos);
-        let lost_on_time = valid && result::lost_on_time(game.tag("Termination"));
         let end = End {
             n: ply,
             valid,
@@ -513,13 +505,8 @@ impl Auditor {
             pos: &pos,
             legal: valid.then_some(&final_legal),
             result,
-            lost_on_time,
-            // Art. 6.9: who won on time, asked at the final position.
-            flag_winner: if lost_on_time {
-                result::winner(result)
-            } else {
-                None
-            },
+            // Art. 6.9: who ran out of time, asked at the final position.
+            flagged: valid.then(|| site.flagged(&pos, result)).flatten(),
         };
         let out = &mut report.findings;
         let dead_end = dead.finish(&end, &mut report.undecided, out);

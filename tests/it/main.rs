@@ -17,6 +17,7 @@ mod golden;
 mod hostile;
 mod html_report;
 mod movetext;
+mod on_time;
 mod outputs;
 #[cfg(feature = "parquet")]
 mod parquet;

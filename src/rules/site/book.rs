@@ -46,6 +46,16 @@ impl Row {
         }
     }
 
+    /// Whether the row applies to a game of `date` (a dated row never
+    /// applies to a game without a known date).
+    pub fn applies_on(&self, date: Option<Day>) -> bool {
+        match (self.since, date) {
+            (None, _) => true,
+            (Some(since), Some(day)) => day >= since,
+            (Some(_), None) => false,
+        }
+    }
+
     /// A rule of the games from `day` on.
     pub const fn since(day: Day, rule: Rule, test: Test) -> Row {
         Row {
@@ -74,12 +84,20 @@ pub struct Rulebook {
     /// Its rules; for a rule with several rows, the latest that applies to
     /// the game's date.
     pub rows: &'static [Row],
-    /// Where its records name the ruling.
-    pub place: Place,
+    /// Where its records name the ruling (`None`: a rulebook that writes
+    /// no records, whose games' records are their sites').
+    pub place: Option<Place>,
     /// The words of its rulings, matched in any case anywhere in the text,
     /// the first that matches deciding; text matching none is
     /// [`Ruling::Other`].
     pub words: &'static [(&'static str, Ruling)],
+    /// Its words for a loss on time start with the colour that ran out of
+    /// time (`White forfeits on time`).
+    pub names_flagging_side: bool,
+    /// Its words for a loss on time also end a game drawn on a claim, so
+    /// that a drawn record is a loss on time only where its timeout rule
+    /// gives the side with time left no win (SPEC "Lost on time").
+    pub claim_alike: bool,
 }
 
 /// The material draws of the sites (SPEC "Site rules", first row).

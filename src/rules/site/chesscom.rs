@@ -26,7 +26,7 @@ pub const BOOK: Rulebook = Rulebook {
         // with time left has only K, K+B or K+N.
         Row::always(Rule::Timeout, Test::Timeout(Timeout::KingAndOneMinor)),
     ],
-    place: Place::Termination,
+    place: Some(Place::Termination),
     // `Game drawn by timeout vs insufficient material` before `... by
     // insufficient material`: the first match decides.
     words: &[
@@ -37,4 +37,6 @@ pub const BOOK: Rulebook = Rulebook {
         ("drawn by stalemate", Ruling::Stalemate),
         ("won on time", Ruling::OnTime),
     ],
+    names_flagging_side: false,
+    claim_alike: false,
 };

@@ -17,7 +17,7 @@ pub const BOOK: Rulebook = Rulebook {
         // is a draw.
         Row::always(Rule::Timeout, Test::Timeout(Timeout::KingAndOneMinor)),
     ],
-    place: Place::LastComment,
+    place: Some(Place::LastComment),
     words: &[
         ("drawn by repetition", Ruling::Repetition),
         ("neither player has mating material", Ruling::Material),
@@ -26,4 +26,6 @@ pub const BOOK: Rulebook = Rulebook {
         ("has no material to mate", Ruling::OnTime),
         ("forfeits on time", Ruling::OnTime),
     ],
+    names_flagging_side: true,
+    claim_alike: false,
 };

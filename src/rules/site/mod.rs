@@ -6,6 +6,8 @@
 //! The rulebooks are data, one file per site ([`lichess`], [`chesscom`],
 //! [`fics`]), each rule one [`book::Row`] with its source; the game's date
 //! (`Date`, else `UTCDate`) picks the version of a rule a site changed.
+//! What a record says (the ruling it names, a loss on time) is read in
+//! [`record`], in the words of the site that wrote it.
 
 use shakmaty::{Chess, Color, Position};
 
@@ -14,7 +16,6 @@ use super::{At, End};
 use crate::finding::{Detail, Finding, Spot};
 use crate::kind::Kind;
 use crate::laws::Day;
-use crate::parse::trim;
 use crate::split::RawGame;
 
 pub use crate::site::{Rule, Site, SiteMode, UnknownSite};
@@ -23,8 +24,10 @@ pub mod book;
 pub mod chesscom;
 pub mod fics;
 pub mod lichess;
+pub mod record;
 
-use book::{minors_only, Material, Place, Rulebook, Test, Timeout};
+use book::{minors_only, Material, Rulebook, Test, Timeout};
+use record::Record;
 
 /// A site's rulebook.
 pub fn book(site: Site) -> &'static Rulebook {
@@ -81,12 +84,7 @@ struct Rules {
 impl Rules {
     fn of(book: &Rulebook, date: Option<Day>) -> Rules {
         let mut rules = Rules::default();
-        for row in book.rows {
-            match (row.since, date) {
-                (None, _) => {}
-                (Some(since), Some(day)) if day >= since => {}
-                _ => continue,
-            }
+        for row in book.rows.iter().filter(|row| row.applies_on(date)) {
             match row.test {
                 Test::Material(m) => rules.material = Some(m),
                 Test::HalfMoves(n) => rules.fifty = Some(n),
@@ -98,73 +96,6 @@ impl Rules {
     }
 }
 
-/// The ruling a record names, and the side it names as flagging (FICS's
-/// `White ran out of time ...`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Named {
-    ruling: Ruling,
-    flagged: Option<Color>,
-}
-
-/// The text where `book`'s site names its ruling.
-fn ruling_text<'a>(book: &Rulebook, game: &RawGame<'a>) -> Option<&'a [u8]> {
-    match book.place {
-        Place::Termination => game.tag("Termination"),
-        Place::LastComment => last_comment(game.movetext),
-    }
-}
-
-/// The comment just before the result token that ends `movetext` (or
-/// ending it), without its braces.
-fn last_comment(movetext: &[u8]) -> Option<&[u8]> {
-    let close = memchr::memrchr(b'}', movetext)?;
-    // Nothing after it but blanks and at most the result token.
-    let after = trim(&movetext[close + 1..]);
-    if !after.is_empty() && !is_result(after) {
-        return None;
-    }
-    let open = memchr::memrchr(b'{', &movetext[..close])?;
-    Some(&movetext[open + 1..close])
-}
-
-fn is_result(t: &[u8]) -> bool {
-    matches!(t, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
-}
-
-/// What the record names, by the site's words.
-fn named(book: &Rulebook, text: &[u8]) -> Named {
-    let ruling = book
-        .words
-        .iter()
-        .find(|(w, _)| contains_ignoring_case(text, w.as_bytes()))
-        .map_or(Ruling::Other, |&(_, r)| r);
-    let text = trim(text);
-    let flagged = match ruling {
-        Ruling::OnTime if starts_with_word(text, b"white") => Some(Color::White),
-        Ruling::OnTime if starts_with_word(text, b"black") => Some(Color::Black),
-        _ => None,
-    };
-    Named { ruling, flagged }
-}
-
-/// Whether `text` holds `word` (lowercase ASCII) in any case. The texts
-/// are a few words long: a plain scan costs less than building a searcher.
-fn contains_ignoring_case(text: &[u8], word: &[u8]) -> bool {
-    text.len() >= word.len()
-        && (0..=text.len() - word.len()).any(|i| {
-            text[i].to_ascii_lowercase() == word[0]
-                && text[i..i + word.len()].eq_ignore_ascii_case(word)
-        })
-}
-
-/// Whether `text` starts with `word` (lowercase ASCII), in any case, then
-/// a blank or its end.
-fn starts_with_word(text: &[u8], word: &[u8]) -> bool {
-    text.get(..word.len())
-        .is_some_and(|w| w.eq_ignore_ascii_case(word))
-        && text.get(word.len()).is_none_or(u8::is_ascii_whitespace)
-}
-
 /// The site's rules over a game: where each of its own draws first
 /// applied, and what its record names.
 #[derive(Default)]
@@ -172,7 +103,7 @@ pub struct SiteRules {
     mode: SiteMode,
     site: Option<Site>,
     rules: Rules,
-    named: Option<Named>,
+    record: Record,
     material: DrawTrack,
     fifty: DrawTrack,
     repetition: DrawTrack,
@@ -195,6 +126,7 @@ impl SiteRules {
     /// Ready for `game`, played on `day` (SPEC: by `Date`, else `UTCDate`).
     pub fn start(&mut self, game: &RawGame<'_>, day: Option<Day>) {
         self.site = self.mode.site_of(game);
+        self.record = Record::read(record::writer(self.mode, game), game, day);
         self.material = DrawTrack::default();
         self.fifty = DrawTrack::default();
         self.repetition = DrawTrack::default();
@@ -205,7 +137,12 @@ impl SiteRules {
         let book = book(site);
         self.rules = Rules::of(book, day);
         self.clock = self.rules.fifty.unwrap_or(u32::MAX);
-        self.named = ruling_text(book, game).map(|t| named(book, t));
+    }
+
+    /// SPEC "Lost on time": the side that ran out of time, when the game
+    /// ending in `pos` with `result` was lost on time ([`Record::flagged`]).
+    pub fn flagged(&self, pos: &Chess, result: &[u8]) -> Option<Color> {
+        self.record.flagged(pos, result)
     }
 
     /// At P*i*, which has occurred `occurrences` times: where the site's
@@ -260,7 +197,7 @@ impl SiteRules {
         let Some(site) = self.site else {
             return (None, None);
         };
-        let named = self.named.map(|n| n.ruling);
+        let named = self.record.named.map(|n| n.ruling);
         let decided = matches!(end.result, b"1-0" | b"0-1");
         for (rule, track) in [
             (Rule::Material, &self.material),
@@ -276,30 +213,16 @@ impl SiteRules {
                 out.push(finding(site, rule, first.ply, &first.pos, first.spot()));
             }
         }
-        let (Some(legal), Some(named)) = (end.legal, self.named) else {
+        let Some(legal) = end.legal else {
             return (Some(site), None);
         };
         let pos = end.pos;
         let board = pos.board();
-        let (rule, supported) = match named.ruling {
-            Ruling::Repetition => (Rule::Ruling, self.threefold),
-            Ruling::Material => (
-                Rule::Ruling,
-                self.rules.material.is_some_and(|m| m.holds(board)),
-            ),
-            Ruling::FiftyMoves => (Rule::Ruling, pos.halfmoves() >= 100),
-            Ruling::Stalemate => (Rule::Ruling, legal.is_empty() && !pos.is_check()),
-            Ruling::OnTime => {
-                // The side with time left: the one not named as flagging,
-                // else the one the result gives the point to, else (a draw)
-                // the side not to move (the flagging side is to move).
-                let winner = match (end.result, named.flagged) {
-                    (_, Some(flagged)) => !flagged,
-                    (b"1-0", None) => Color::White,
-                    (b"0-1", None) => Color::Black,
-                    _ => !pos.turn(),
-                };
-                let draws = self.rules.timeout.is_some_and(|t| t.draws(board, winner));
+        let (rule, supported) = match (end.flagged, named) {
+            // One definition of a loss on time for every rule (SPEC "Lost
+            // on time"), whatever words the record used.
+            (Some(flagged), _) => {
+                let draws = self.rules.timeout.is_some_and(|t| t.draws(board, !flagged));
                 if decided {
                     // A win on time the site's own rule draws.
                     (Rule::Timeout, !draws)
@@ -310,7 +233,17 @@ impl SiteRules {
                     return (Some(site), None);
                 }
             }
-            Ruling::Other => return (Some(site), None),
+            (None, Some(Ruling::Repetition)) => (Rule::Ruling, self.threefold),
+            (None, Some(Ruling::Material)) => (
+                Rule::Ruling,
+                self.rules.material.is_some_and(|m| m.holds(board)),
+            ),
+            (None, Some(Ruling::FiftyMoves)) => (Rule::Ruling, pos.halfmoves() >= 100),
+            (None, Some(Ruling::Stalemate)) => (Rule::Ruling, legal.is_empty() && !pos.is_check()),
+            // Words for a loss on time that the definition does not take
+            // (a Lichess draw claimed after the opponent left), and the
+            // rest: nothing to check.
+            (None, Some(Ruling::OnTime | Ruling::Other) | None) => return (Some(site), None),
         };
         if !supported {
             out.push(finding(site, rule, end.n, pos, Spot::of(pos)));
