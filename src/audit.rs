@@ -512,18 +512,19 @@ impl Auditor {
         let dead_end = dead.finish(&end, &mut report.undecided, out);
         repetition.finish(&end, out);
         fifty.finish(&end, out);
-        (report.site, report.ruling) = site.finish(&end, out);
         report.plies = end.n;
         if let Some(f) = invalid {
             out.push(f);
             report.status = Status::Invalid;
             // SPEC: no end-of-game checks, the final position is unknown.
-            return;
+        } else {
+            result::wrong_result(&end, out);
+            let dead_at_end = dead_end.proof.is_some();
+            flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
+            flag::drawn(&end, dead_at_end, dead, &mut report.undecided, out);
         }
-        result::wrong_result(&end, out);
-        let dead_at_end = dead_end.proof.is_some();
-        flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
-        flag::drawn(&end, dead_at_end, dead, &mut report.undecided, out);
+        // Last: a rulebook may read the Laws' findings.
+        (report.site, report.ruling) = site.finish(&end, out);
     }
 }
 

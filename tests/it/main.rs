@@ -12,6 +12,7 @@ mod corpus;
 mod diff;
 mod duplicates;
 mod export;
+mod fide_online;
 mod gate;
 mod golden;
 mod hostile;

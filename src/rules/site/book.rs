@@ -22,6 +22,12 @@ pub enum Test {
     Occurrences(u32),
     /// A loss on time is a draw when the side with time left has only this.
     Timeout(Timeout),
+    /// The game is drawn by itself in a dead position, proven as for the
+    /// Laws' 9.6 (5.2.2 today) with the audit's `--dead` effort.
+    Dead,
+    /// A loss on time is a draw when the side with time left cannot
+    /// checkmate by any series of legal moves (the Laws' 6.9 test).
+    Unwinnable,
 }
 
 /// One rule of a site: a cell of SPEC's site table.
@@ -84,6 +90,11 @@ pub struct Rulebook {
     /// Its rules; for a rule with several rows, the latest that applies to
     /// the game's date.
     pub rows: &'static [Row],
+    /// Plies a record may go on past one of its own draws when it ends with
+    /// its own ruling for it (the sites rule a little late); `None`: the
+    /// draw is automatic, and a finding wherever moves followed or the
+    /// result is not ½-½, as for the Laws' automatic draws.
+    pub grace: Option<u32>,
     /// Where its records name the ruling (`None`: a rulebook that writes
     /// no records, whose games' records are their sites').
     pub place: Option<Place>,

@@ -3,7 +3,7 @@
 //! `help/draw`, `help/flag`).
 
 use super::book::{Material, Place, Row, Rulebook, Test, Timeout};
-use super::{Rule, Ruling, Site};
+use super::{Rule, Ruling, Site, LATE};
 
 /// FICS's rulebook.
 pub const BOOK: Rulebook = Rulebook {
@@ -17,6 +17,7 @@ pub const BOOK: Rulebook = Rulebook {
         // is a draw.
         Row::always(Rule::Timeout, Test::Timeout(Timeout::KingAndOneMinor)),
     ],
+    grace: Some(LATE),
     place: Some(Place::LastComment),
     words: &[
         ("drawn by repetition", Ruling::Repetition),

@@ -5,7 +5,7 @@
 //! `Finisher.scala` `outOfTime`.
 
 use super::book::{Material, Place, Row, Rulebook, Test, Timeout};
-use super::{Rule, Ruling, Site};
+use super::{Rule, Ruling, Site, LATE};
 
 /// Lichess's rulebook.
 pub const BOOK: Rulebook = Rulebook {
@@ -29,6 +29,7 @@ pub const BOOK: Rulebook = Rulebook {
             Test::Timeout(Timeout::LoneKingKnightOrBishops),
         ),
     ],
+    grace: Some(LATE),
     place: Some(Place::Termination),
     // Lichess names a material draw; a loss on time is `Time forfeit`,
     // scored 1/2-1/2 when the side with time left could not win.

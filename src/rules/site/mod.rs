@@ -4,7 +4,8 @@
 //! findings do not change: a site's rule is not the Laws.
 //!
 //! The rulebooks are data, one file per site ([`lichess`], [`chesscom`],
-//! [`fics`]), each rule one [`book::Row`] with its source; the game's date
+//! [`fics`]) and one for FIDE's online regulations ([`fide_online`],
+//! chosen only by `--site fide-online`), each rule one [`book::Row`] with its source; the game's date
 //! (`Date`, else `UTCDate`) picks the version of a rule a site changed.
 //! What a record says (the ruling it names, a loss on time) is read in
 //! [`record`], in the words of the site that wrote it.
@@ -23,6 +24,7 @@ pub use crate::site::{Rule, Site, SiteMode, UnknownSite};
 pub mod book;
 pub mod chesscom;
 pub mod fics;
+pub mod fide_online;
 pub mod lichess;
 pub mod record;
 
@@ -35,6 +37,7 @@ pub fn book(site: Site) -> &'static Rulebook {
         Site::Lichess => &lichess::BOOK,
         Site::Chesscom => &chesscom::BOOK,
         Site::Fics => &fics::BOOK,
+        Site::FideOnline => &fide_online::BOOK,
     }
 }
 
@@ -79,17 +82,28 @@ struct Rules {
     fifty: Option<u32>,
     repetition: Option<u32>,
     timeout: Option<Timeout>,
+    /// The Laws' dead position (9.6) is an automatic draw.
+    dead: bool,
+    /// The Laws' 6.9 test decides a loss on time automatically.
+    unwinnable: bool,
+    /// [`Rulebook::grace`].
+    grace: Option<u32>,
 }
 
 impl Rules {
     fn of(book: &Rulebook, date: Option<Day>) -> Rules {
-        let mut rules = Rules::default();
+        let mut rules = Rules {
+            grace: book.grace,
+            ..Rules::default()
+        };
         for row in book.rows.iter().filter(|row| row.applies_on(date)) {
             match row.test {
                 Test::Material(m) => rules.material = Some(m),
                 Test::HalfMoves(n) => rules.fifty = Some(n),
                 Test::Occurrences(n) => rules.repetition = Some(n),
                 Test::Timeout(t) => rules.timeout = Some(t),
+                Test::Dead => rules.dead = true,
+                Test::Unwinnable => rules.unwinnable = true,
             }
         }
         rules
@@ -187,8 +201,9 @@ impl SiteRules {
         }
     }
 
-    /// The findings: each of the site's own draws the record went on past
-    /// or did not score as a draw, a loss on time scored as a win that the
+    /// The findings, after the Laws' own (which a rulebook that makes the
+    /// Laws' tests automatic reads): each of the site's own draws the
+    /// record went on past or did not score as a draw, a loss on time scored as a win that the
     /// site's timeout rule draws, and a ruling named that the game does not
     /// support. An invalid game is judged only where it went on more than
     /// [`LATE`] plies past a draw. Returns the site, and whether the ruling
@@ -197,7 +212,12 @@ impl SiteRules {
         let Some(site) = self.site else {
             return (None, None);
         };
-        let named = self.record.named.map(|n| n.ruling);
+        // A rulebook that writes no records (FIDE's regulations) checks no
+        // site's rulings: the words are the platform's, for its own rules.
+        let named = match book(site).place {
+            Some(_) => self.record.named.map(|n| n.ruling),
+            None => None,
+        };
         let decided = matches!(end.result, b"1-0" | b"0-1");
         for (rule, track) in [
             (Rule::Material, &self.material),
@@ -206,13 +226,21 @@ impl SiteRules {
         ] {
             let Some(first) = &track.first else { continue };
             let after = end.n - first.ply;
-            let broken = after > LATE
-                || end.valid
-                    && (decided || after > 0 && named.is_some_and(|r| !r.ends_by_itself()));
+            let broken = match self.rules.grace {
+                Some(late) => {
+                    after > late
+                        || end.valid
+                            && (decided || after > 0 && named.is_some_and(|r| !r.ends_by_itself()))
+                }
+                // Applied by the platform itself: as the Laws' automatic
+                // draws are reported.
+                None => !end.valid || after > 0 || !end.drawn(),
+            };
             if broken {
                 out.push(finding(site, rule, first.ply, &first.pos, first.spot()));
             }
         }
+        self.automatic_laws(site, out);
         let Some(legal) = end.legal else {
             return (Some(site), None);
         };
@@ -222,7 +250,10 @@ impl SiteRules {
             // One definition of a loss on time for every rule (SPEC "Lost
             // on time"), whatever words the record used.
             (Some(flagged), _) => {
-                let draws = self.rules.timeout.is_some_and(|t| t.draws(board, !flagged));
+                let Some(timeout) = self.rules.timeout else {
+                    return (Some(site), None);
+                };
+                let draws = timeout.draws(board, !flagged);
                 if decided {
                     // A win on time the site's own rule draws.
                     (Rule::Timeout, !draws)
@@ -249,6 +280,35 @@ impl SiteRules {
             out.push(finding(site, rule, end.n, pos, Spot::of(pos)));
         }
         (Some(site), Some(supported))
+    }
+}
+
+impl SiteRules {
+    /// A rulebook that makes the Laws' 9.6 and 6.9 automatic (FIDE's
+    /// online regulations, Arts 5.4 and 4.4): its draw applied where the
+    /// Laws' `dead_position` or `unwinnable_flag` stands, with the same
+    /// proof, reported when the Laws report it (moves followed, or the
+    /// result is not ½-½; a win on time). Called after the Laws' findings.
+    fn automatic_laws(&self, site: Site, out: &mut Vec<Finding>) {
+        let found: Vec<Finding> = [
+            (self.rules.dead, Kind::DeadPosition, Rule::DeadPosition),
+            (self.rules.unwinnable, Kind::UnwinnableFlag, Rule::Timeout),
+        ]
+        .into_iter()
+        .filter(|&(on, ..)| on)
+        .filter_map(|(_, kind, rule)| {
+            let laws = out.iter().find(|f| f.kind == kind)?;
+            Some(Finding {
+                kind: Kind::SiteRule,
+                ply: laws.ply,
+                side: laws.side,
+                occurrences: 1,
+                detail: Detail::SiteRule { site, rule },
+                at: laws.at.clone(),
+            })
+        })
+        .collect();
+        out.extend(found);
     }
 }
 
