@@ -350,7 +350,7 @@ impl Auditor {
         match start_position(game, variant) {
             Ok(p0) => {
                 self.site.start(game, day);
-                self.replay(p0, game, edition, result, &mut report);
+                self.replay(p0, edition, result, &mut report);
             }
             Err((side, reason)) => {
                 report.status = Status::Invalid;
@@ -393,14 +393,7 @@ impl Auditor {
     /// Replays the mainline from `p0`, calling each rule's hooks in the
     /// order [`crate::rules`] gives; records each move played for the
     /// game's [`ContentId`].
-    fn replay(
-        &mut self,
-        p0: Chess,
-        game: &RawGame<'_>,
-        edition: Edition,
-        result: &[u8],
-        report: &mut GameReport,
-    ) {
+    fn replay(&mut self, p0: Chess, edition: Edition, result: &[u8], report: &mut GameReport) {
         let (repetition, fifty, dead, site, moves) = (
             &mut self.repetition,
             &mut self.fifty,
@@ -441,7 +434,6 @@ impl Auditor {
         // every game), and only as far as the rules ask; an invalid game's
         // list is not used.
         let final_legal = crate::rules::final_moves(&pos);
-        let lost_on_time = valid && result::lost_on_time(game.tag("Termination"));
         let end = End {
             n: ply,
             valid,
@@ -449,30 +441,26 @@ impl Auditor {
             pos: &pos,
             legal: valid.then_some(&final_legal),
             result,
-            lost_on_time,
-            // Art. 6.9: who won on time, asked at the final position.
-            flag_winner: if lost_on_time {
-                result::winner(result)
-            } else {
-                None
-            },
+            // Art. 6.9: who ran out of time, asked at the final position.
+            flagged: valid.then(|| site.flagged(&pos, result)).flatten(),
         };
         let out = &mut report.findings;
         let dead_end = dead.finish(&end, &mut report.undecided, out);
         repetition.finish(&end, out);
         fifty.finish(&end, out);
-        (report.site, report.ruling) = site.finish(&end, out);
         report.plies = end.n;
         if let Some(f) = invalid {
             out.push(f);
             report.status = Status::Invalid;
             // SPEC: no end-of-game checks, the final position is unknown.
-            return;
+        } else {
+            result::wrong_result(&end, out);
+            let dead_at_end = dead_end.proof.is_some();
+            flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
+            flag::drawn(&end, dead_at_end, dead, &mut report.undecided, out);
         }
-        result::wrong_result(&end, out);
-        let dead_at_end = dead_end.proof.is_some();
-        flag::unwinnable(&end, dead_end, dead, &mut report.undecided, out);
-        flag::drawn(&end, dead_at_end, dead, &mut report.undecided, out);
+        // Last: a rulebook may read the Laws' findings.
+        (report.site, report.ruling) = site.finish(&end, out);
     }
 }
 

@@ -180,8 +180,12 @@ fn site_rule_sentence(site: Site, rule: Rule) -> String {
         Rule::Material => "draws by itself on this material, yet the game went on or was not scored ½-½",
         Rule::FiftyMoves => "draws by itself at 100 half-moves without capture or pawn move, yet the game went on or was not scored ½-½",
         Rule::Repetition => "draws by itself on this repetition, yet the game went on or was not scored ½-½",
+        Rule::Timeout if site == Site::FideOnline => {
+            "draws a loss on time to a side that could not mate by any series of legal moves, yet it was scored as a win"
+        }
         Rule::Timeout => "draws a loss on time against this material, yet it was scored as a win",
         Rule::Ruling => "would not rule as the record says: the game does not support it",
+        Rule::DeadPosition => "draws by itself in this dead position, yet the game went on or was not scored ½-½",
     };
     format!("{} {what} (site rules)", site.title())
 }

@@ -16,11 +16,15 @@ pub enum Site {
     Chesscom,
     /// The Free Internet Chess Server, freechess.org.
     Fics,
+    /// FIDE's Online Chess Regulations (Handbook E.04): a rulebook, not a
+    /// site, chosen only by `--site fide-online` (no tag says which
+    /// regulations an event was played under).
+    FideOnline,
 }
 
 impl Site {
     /// Every site, in report order.
-    pub const ALL: [Site; 3] = [Site::Lichess, Site::Chesscom, Site::Fics];
+    pub const ALL: [Site; 4] = [Site::Lichess, Site::Chesscom, Site::Fics, Site::FideOnline];
 
     /// The SPEC's name (`site` in the reports, `--site`'s value).
     pub fn name(self) -> &'static str {
@@ -28,6 +32,7 @@ impl Site {
             Site::Lichess => "lichess",
             Site::Chesscom => "chesscom",
             Site::Fics => "fics",
+            Site::FideOnline => "fide-online",
         }
     }
 
@@ -37,6 +42,7 @@ impl Site {
             Site::Lichess => "Lichess",
             Site::Chesscom => "chess.com",
             Site::Fics => "FICS",
+            Site::FideOnline => "FIDE online",
         }
     }
 
@@ -113,7 +119,7 @@ impl fmt::Display for UnknownSite {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?}: expected 'auto', 'none', 'lichess', 'chesscom' or 'fics'",
+            "{:?}: expected 'auto', 'none', 'lichess', 'chesscom', 'fics' or 'fide-online'",
             self.0
         )
     }
@@ -151,16 +157,20 @@ pub enum Rule {
     Timeout,
     /// The record names a ruling the game does not support.
     Ruling,
+    /// The rulebook's draw by itself in a dead position (FIDE's online
+    /// regulations, Art. 5.4), proven as for the Laws' 9.6.
+    DeadPosition,
 }
 
 impl Rule {
     /// Every rule, in report order.
-    pub const ALL: [Rule; 5] = [
+    pub const ALL: [Rule; 6] = [
         Rule::Material,
         Rule::FiftyMoves,
         Rule::Repetition,
         Rule::Timeout,
         Rule::Ruling,
+        Rule::DeadPosition,
     ];
 
     /// The SPEC's name.
@@ -171,6 +181,7 @@ impl Rule {
             Rule::Repetition => "repetition",
             Rule::Timeout => "timeout",
             Rule::Ruling => "ruling",
+            Rule::DeadPosition => "dead_position",
         }
     }
 

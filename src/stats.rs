@@ -7,7 +7,7 @@ use crate::finding::{Detail, Outcome};
 use crate::kind::{ByKind, Kind};
 use crate::laws::{ByEdition, Edition};
 use crate::rules::unwinnable::Proof;
-use crate::site::Site;
+use crate::site::{Rule, Site};
 
 /// Counts of one file or of a whole run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Stats {
     pub undecided: ByKind<u64>,
     /// Per site with a rulebook (SPEC "Site rules"), in [`Site::ALL`]
     /// order: the games its rules judged.
-    pub sites: [SiteCounts; 3],
+    pub sites: [SiteCounts; Site::ALL.len()],
 }
 
 /// The counts of the games one site's rules judged.
@@ -64,7 +64,7 @@ pub struct SiteCounts {
     /// Games with a `site_rule` finding of each rule, in [`crate::site::Rule::ALL`]
     /// order.
     #[serde(with = "by_rule")]
-    pub rules: [u64; 5],
+    pub rules: [u64; Rule::ALL.len()],
     /// Games lost on time that the site and the Laws score differently
     /// (`drawn_flag` or `unwinnable_flag`).
     pub flags_scored_otherwise: u64,
@@ -78,7 +78,7 @@ impl SiteCounts {
             self.rulings_checked += 1;
             self.rulings_supported += u64::from(supported);
         }
-        let mut rules = [false; 5];
+        let mut rules = [false; Rule::ALL.len()];
         let mut flags = false;
         for f in &report.findings {
             match f.detail {
@@ -113,14 +113,16 @@ mod by_rule {
 
     use crate::rules::site::Rule;
 
-    pub fn serialize<S: Serializer>(v: &[u64; 5], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(v: &[u64; Rule::ALL.len()], s: S) -> Result<S::Ok, S::Error> {
         s.collect_map(Rule::ALL.iter().map(|r| (r.name(), v[*r as usize])))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u64; 5], D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[u64; Rule::ALL.len()], D::Error> {
         use serde::de::Error as _;
         let map = BTreeMap::<String, u64>::deserialize(d)?;
-        let mut out = [0; 5];
+        let mut out = [0; Rule::ALL.len()];
         for (name, n) in map {
             let r = Rule::from_name(&name)
                 .ok_or_else(|| D::Error::custom(format!("unknown site rule {name:?}")))?;

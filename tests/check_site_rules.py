@@ -10,6 +10,10 @@ the order pgn-arbiter was given them). It also tests python-chess's
 documented claim that `has_insufficient_material(color)` only looks at
 material, and that it is Lichess's timeout rule: on every final position of
 a Lichess game lost on time it must equal the rule written from scalachess.
+It checks Art. 6.9's findings on SPEC's one definition of a loss on time
+too: each `drawn_flag` on a game lost on time and drawn, with a mating
+line that mates the flagging side; each `unwinnable_flag` on a game won on
+time; none missing where the winner's material cannot mate.
 Prints per site the rulings named and supported; exit 1 on a difference.
 """
 
@@ -116,9 +120,37 @@ def named(site, game):
     for words, ruling in WORDS[site]:
         if words in low:
             first = low.split()[0] if low.split() else ""
-            flagged = {"white": chess.WHITE, "black": chess.BLACK}.get(first) if ruling == "on_time" else None
+            # Only FICS's words start with the colour that flagged;
+            # chess.com's "X won on time" starts with a player's name.
+            names = ruling == "on_time" and site == "fics"
+            flagged = {"white": chess.WHITE, "black": chess.BLACK}.get(first) if names else None
             return ruling, flagged
     return "other", None
+
+
+def lost_on_time(site, game, board):
+    """SPEC "Lost on time": the colour that ran out of time, or None.
+    The Termination tag's words, or the site's own words where it writes
+    them elsewhere (FICS's last comment); the side the record names, else
+    the loser by the Result, else the side to move; a Lichess "Time
+    forfeit" scored 1/2-1/2 only where Lichess's timeout rule gives the
+    side with time left no win."""
+    termination = game.headers.get("Termination", "").lower()
+    ruling, named_side = named(site, game) if site else (None, None)
+    if not any(w in termination for w in ("time forfeit", "won on time", "timeout")) and ruling != "on_time":
+        return None
+    result = game.headers.get("Result", "*")
+    if named_side is not None:
+        flagged = named_side
+    elif result == "1-0":
+        flagged = chess.BLACK
+    elif result == "0-1":
+        flagged = chess.WHITE
+    else:
+        flagged = board.turn
+    if site == "lichess" and result == "1/2-1/2" and not lichess_timeout(board, not flagged):
+        return None
+    return flagged
 
 
 def judge(site, game, claims):
@@ -151,7 +183,7 @@ def judge(site, game, claims):
     end = len(moves)
     result = tags.get("Result", "*")
     decided = result in ("1-0", "0-1")
-    ruling, flagged = named(site, game)
+    ruling, _ = named(site, game)
     out = []
     for rule, ply in first.items():
         after = end - ply
@@ -166,19 +198,15 @@ def judge(site, game, claims):
         supported, rule = board.halfmove_clock >= 100, "ruling"
     elif ruling == "stalemate":
         supported, rule = board.is_stalemate(), "ruling"
-    elif ruling == "on_time":
-        if flagged is not None:
-            winner = not flagged
-        elif result == "1-0":
-            winner = chess.WHITE
-        elif result == "0-1":
-            winner = chess.BLACK
-        else:
-            winner = not board.turn
+    flagged = lost_on_time(site, game, board)
+    if flagged is not None:
+        # One definition of a loss on time, read before the ruling's words.
+        winner = not flagged
         draws = timeout_draw(site, board, winner)
         if site == "lichess":
             # python-chess's docs: material only, Lichess's timeout rule
             assert board.has_insufficient_material(winner) == draws, (game.headers, board.fen())
+        supported = None
         if decided:
             supported, rule = not draws, "timeout"
         elif result == "1/2-1/2":
@@ -191,15 +219,66 @@ def judge(site, game, claims):
     return out
 
 
+def replays_to_mate(board, line, loser):
+    """Whether the SAN line (move numbers and all, as drawn_flag writes it)
+    is legal from `board` and ends with `loser` checkmated."""
+    board = board.copy()
+    try:
+        for token in line.split():
+            if not re.fullmatch(r"\d+\.(\.\.)?", token):
+                board.push_san(token)
+    except ValueError:
+        return False
+    return board.is_checkmate() and board.turn == loser
+
+
+def check_flags(site, game, index, name, ours, problems, counts):
+    """Art. 6.9 on SPEC's one definition of a loss on time: every
+    `drawn_flag` stands on a game lost on time and scored 1/2-1/2, for the
+    side that did not flag, at the final position, and its mating line
+    mates the flagging side; every `unwinnable_flag` stands on a game won
+    on time by the side with time left; every such game whose winner has
+    insufficient material (python-chess) has one."""
+    board = game.end().board()
+    end = game.end().ply()
+    flagged = lost_on_time(site, game, board)
+    result = game.headers.get("Result", "*")
+    key = (name, index)
+    drawn, unwinnable = ours["drawn_flag"].get(key), ours["unwinnable_flag"].get(key)
+    if flagged is None:
+        if drawn or unwinnable:
+            problems.append(("flag in a game not lost on time", key))
+        return
+    winner = not flagged
+    counts["lost on time"] += 1
+    if drawn:
+        counts["drawn_flag"] += 1
+        ok = (result == "1/2-1/2" and drawn["winner"] == chess.COLOR_NAMES[winner] and drawn["ply"] == end
+              and replays_to_mate(board, drawn["mate"], flagged))
+        if not ok:
+            problems.append(("drawn_flag not proven", key))
+    won = result == ("1-0" if winner == chess.WHITE else "0-1")
+    if unwinnable:
+        counts["unwinnable_flag"] += 1
+        if not (won and unwinnable["winner"] == chess.COLOR_NAMES[winner] and unwinnable["ply"] == end):
+            problems.append(("unwinnable_flag not a win on time", key))
+    elif won and board.has_insufficient_material(winner):
+        problems.append(("unwinnable_flag missing", key))
+
+
 def main():
     findings_path, *pgns = sys.argv[1:]
     ours = set()
+    flags = {"drawn_flag": {}, "unwinnable_flag": {}}
     for line in open(findings_path, encoding="utf-8"):
         f = json.loads(line)
         if f["kind"] == "site_rule":
             ours.add((f["file"], f["game"], f["rule"], f["ply"]))
+        elif f["kind"] in flags:
+            flags[f["kind"]][(f["file"], f["game"])] = f
     theirs = set()
     claims = defaultdict(lambda: [0, 0])
+    problems, counts = [], Counter()
     for path in pgns:
         name = path  # pgn-arbiter was given the same paths
         text = open(path, encoding="utf-8", errors="replace").read()
@@ -211,18 +290,24 @@ def main():
                 break
             site = site_of(game.headers.get("Site"))
             variant = game.headers.get("Variant", "Standard").lower()
-            if site and not game.errors and variant in ("standard", "chess960", "from position"):
-                for rule, ply in judge(site, game, claims):
-                    theirs.add((name, index, rule, ply))
+            if not game.errors and variant in ("standard", "chess960", "from position"):
+                if site:
+                    for rule, ply in judge(site, game, claims):
+                        theirs.add((name, index, rule, ply))
+                check_flags(site, game, index, name, flags, problems, counts)
             index += 1
     for site, (checked, supported) in sorted(claims.items()):
         print(f"{site}: rulings checked {checked}, supported {supported}")
     print(f"site_rule findings: pgn-arbiter {len(ours)}, this check {len(theirs)}")
+    print(f"lost on time {counts['lost on time']}: drawn_flag {counts['drawn_flag']}, "
+          f"unwinnable_flag {counts['unwinnable_flag']}, problems {len(problems)}")
     for x in sorted(ours - theirs):
         print("only pgn-arbiter:", x)
     for x in sorted(theirs - ours):
         print("only this check:", x)
-    sys.exit(0 if ours == theirs else 1)
+    for x in problems[:20]:
+        print("flag:", x)
+    sys.exit(0 if ours == theirs and not problems else 1)
 
 
 if __name__ == "__main__":

@@ -318,7 +318,7 @@ struct Tally {
     points: Points,
     examples: ByKind<Vec<ExampleRow>>,
     /// Per site, in [`Site::ALL`] order.
-    sites: [SiteCounts; 3],
+    sites: [SiteCounts; Site::ALL.len()],
     /// Missed claims by ply, in tens.
     first_claim: BTreeMap<u32, u64>,
     /// Automatic draws by the plies played after them ([`count_bucket`]).

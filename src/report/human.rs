@@ -98,7 +98,7 @@ fn sites(s: &mut String, total: &Stats) {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "{:<10} {:>11}  {:>8} {:>11} {:>10} {:>8} {:>7}  {:>8} {:>9}  {:>14}",
+        "{:<11} {:>11}  {:>8} {:>11} {:>10} {:>8} {:>7} {:>13}  {:>8} {:>9}  {:>14}",
         "site rules",
         "games",
         "material",
@@ -106,15 +106,16 @@ fn sites(s: &mut String, total: &Stats) {
         "repetition",
         "timeout",
         "ruling",
+        "dead_position",
         "rulings",
         "supported",
         "flags scored"
     );
     for (site, c) in judged {
-        let [material, fifty, repetition, timeout, ruling] = c.rules.map(thousands);
+        let [material, fifty, repetition, timeout, ruling, dead] = c.rules.map(thousands);
         let _ = writeln!(
             s,
-            "{:<10} {:>11}  {:>8} {:>11} {:>10} {:>8} {:>7}  {:>8} {:>9}  {:>14}",
+            "{:<11} {:>11}  {:>8} {:>11} {:>10} {:>8} {:>7} {:>13}  {:>8} {:>9}  {:>14}",
             site.title(),
             thousands(c.games),
             material,
@@ -122,6 +123,7 @@ fn sites(s: &mut String, total: &Stats) {
             repetition,
             timeout,
             ruling,
+            dead,
             thousands(c.rulings_checked),
             thousands(c.rulings_supported),
             thousands(c.flags_scored_otherwise),

@@ -274,7 +274,7 @@ impl Dead {
                 let question = match end.legal.filter(|_| q == end.n) {
                     Some(legal) => {
                         let winner_first = end
-                            .flag_winner
+                            .flag_winner()
                             .filter(|w| !end.pos.has_insufficient_material(*w));
                         let (deadness, answer) =
                             self.prover

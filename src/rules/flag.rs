@@ -14,7 +14,8 @@ use crate::finding::{Detail, Finding, Spot};
 use crate::kind::{ByKind, Kind};
 use crate::positions::san_line;
 
-/// At the end of a valid game lost on time ([`End::flag_winner`]): an
+/// At the end of a valid game lost on time and won by the side with time
+/// left ([`End::flag_winner`]): an
 /// `unwinnable_flag` finding when the winner could not have mated (a dead
 /// position, insufficient material, or the engine's proof); `Unknown`
 /// answers are counted in `undecided`.
@@ -25,7 +26,7 @@ pub fn unwinnable(
     undecided: &mut ByKind<bool>,
     out: &mut Vec<Finding>,
 ) {
-    let Some(winner) = end.flag_winner else {
+    let Some(winner) = end.flag_winner() else {
         return;
     };
     let pos = end.pos;
@@ -53,8 +54,8 @@ pub fn unwinnable(
 }
 
 /// At the end of a valid game lost on time and scored ½-½: a `drawn_flag`
-/// finding when the side with time left (the side not to move: the
-/// flagging side is to move) could mate, proven by a mating line from the
+/// finding when the side with time left (the one that did not flag, SPEC
+/// "Lost on time") could mate, proven by a mating line from the
 /// engine's witness search. No finding for a checkmate or a stalemate (the
 /// game ended there, 5.1 / 5.2.1) nor a dead position; `Unknown` answers
 /// are counted in `undecided`; `--dead material` asks nothing.
@@ -68,11 +69,14 @@ pub fn drawn(
     let Some(legal) = end.legal else {
         return;
     };
-    if !end.lost_on_time || !end.drawn() || legal.is_empty() || dead_at_end {
+    let Some(flagged) = end.flagged else {
+        return;
+    };
+    if !end.drawn() || legal.is_empty() || dead_at_end {
         return;
     }
     let pos = end.pos;
-    let winner: Color = !pos.turn();
+    let winner: Color = !flagged;
     match dead.find_mate(pos, winner) {
         Some(Answer::Winnable(line)) => out.push(Finding {
             kind: Kind::DrawnFlag,

@@ -130,17 +130,23 @@ pub struct End<'a> {
     pub legal: Option<&'a MoveList>,
     /// SPEC: the Result tag, else the movetext's result token; `*` unknown.
     pub result: &'a [u8],
-    /// Art. 6.9: the game was lost on time (SPEC: the `Termination` tag),
-    /// asked of valid games only.
-    pub lost_on_time: bool,
-    /// The side the result gives the point to after a loss on time.
-    pub flag_winner: Option<Color>,
+    /// Art. 6.9: the side that ran out of time, when the game was lost on
+    /// time (SPEC "Lost on time", [`site::record::Record::flagged`]); asked
+    /// of valid games only.
+    pub flagged: Option<Color>,
 }
 
 impl End<'_> {
     /// The result is a draw.
     pub fn drawn(&self) -> bool {
         self.result == b"1/2-1/2"
+    }
+
+    /// Art. 6.9: the side with time left, when the game was lost on time
+    /// and the result gives it the point.
+    pub fn flag_winner(&self) -> Option<Color> {
+        let winner = !self.flagged?;
+        (result::winner(self.result) == Some(winner)).then_some(winner)
     }
 }
 

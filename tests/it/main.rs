@@ -13,11 +13,13 @@ mod diff;
 mod duplicates;
 mod duplicates_identity;
 mod export;
+mod fide_online;
 mod gate;
 mod golden;
 mod hostile;
 mod html_report;
 mod movetext;
+mod on_time;
 mod outputs;
 #[cfg(feature = "parquet")]
 mod parquet;

@@ -22,6 +22,12 @@ pub enum Test {
     Occurrences(u32),
     /// A loss on time is a draw when the side with time left has only this.
     Timeout(Timeout),
+    /// The game is drawn by itself in a dead position, proven as for the
+    /// Laws' 9.6 (5.2.2 today) with the audit's `--dead` effort.
+    Dead,
+    /// A loss on time is a draw when the side with time left cannot
+    /// checkmate by any series of legal moves (the Laws' 6.9 test).
+    Unwinnable,
 }
 
 /// One rule of a site: a cell of SPEC's site table.
@@ -43,6 +49,16 @@ impl Row {
             rule,
             since: None,
             test,
+        }
+    }
+
+    /// Whether the row applies to a game of `date` (a dated row never
+    /// applies to a game without a known date).
+    pub fn applies_on(&self, date: Option<Day>) -> bool {
+        match (self.since, date) {
+            (None, _) => true,
+            (Some(since), Some(day)) => day >= since,
+            (Some(_), None) => false,
         }
     }
 
@@ -74,12 +90,25 @@ pub struct Rulebook {
     /// Its rules; for a rule with several rows, the latest that applies to
     /// the game's date.
     pub rows: &'static [Row],
-    /// Where its records name the ruling.
-    pub place: Place,
+    /// Plies a record may go on past one of its own draws when it ends with
+    /// its own ruling for it (the sites rule a little late); `None`: the
+    /// draw is automatic, and a finding wherever moves followed or the
+    /// result is not ½-½, as for the Laws' automatic draws.
+    pub grace: Option<u32>,
+    /// Where its records name the ruling (`None`: a rulebook that writes
+    /// no records, whose games' records are their sites').
+    pub place: Option<Place>,
     /// The words of its rulings, matched in any case anywhere in the text,
     /// the first that matches deciding; text matching none is
     /// [`Ruling::Other`].
     pub words: &'static [(&'static str, Ruling)],
+    /// Its words for a loss on time start with the colour that ran out of
+    /// time (`White forfeits on time`).
+    pub names_flagging_side: bool,
+    /// Its words for a loss on time also end a game drawn on a claim, so
+    /// that a drawn record is a loss on time only where its timeout rule
+    /// gives the side with time left no win (SPEC "Lost on time").
+    pub claim_alike: bool,
 }
 
 /// The material draws of the sites (SPEC "Site rules", first row).

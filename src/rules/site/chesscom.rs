@@ -4,7 +4,7 @@
 //! "What is timeout vs insufficient material?".
 
 use super::book::{Material, Place, Row, Rulebook, Test, Timeout};
-use super::{Rule, Ruling, Site};
+use super::{Rule, Ruling, Site, LATE};
 
 /// chess.com's rulebook.
 pub const BOOK: Rulebook = Rulebook {
@@ -26,7 +26,8 @@ pub const BOOK: Rulebook = Rulebook {
         // with time left has only K, K+B or K+N.
         Row::always(Rule::Timeout, Test::Timeout(Timeout::KingAndOneMinor)),
     ],
-    place: Place::Termination,
+    grace: Some(LATE),
+    place: Some(Place::Termination),
     // `Game drawn by timeout vs insufficient material` before `... by
     // insufficient material`: the first match decides.
     words: &[
@@ -37,4 +38,6 @@ pub const BOOK: Rulebook = Rulebook {
         ("drawn by stalemate", Ruling::Stalemate),
         ("won on time", Ruling::OnTime),
     ],
+    names_flagging_side: false,
+    claim_alike: false,
 };

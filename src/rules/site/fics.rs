@@ -3,7 +3,7 @@
 //! `help/draw`, `help/flag`).
 
 use super::book::{Material, Place, Row, Rulebook, Test, Timeout};
-use super::{Rule, Ruling, Site};
+use super::{Rule, Ruling, Site, LATE};
 
 /// FICS's rulebook.
 pub const BOOK: Rulebook = Rulebook {
@@ -17,7 +17,8 @@ pub const BOOK: Rulebook = Rulebook {
         // is a draw.
         Row::always(Rule::Timeout, Test::Timeout(Timeout::KingAndOneMinor)),
     ],
-    place: Place::LastComment,
+    grace: Some(LATE),
+    place: Some(Place::LastComment),
     words: &[
         ("drawn by repetition", Ruling::Repetition),
         ("neither player has mating material", Ruling::Material),
@@ -26,4 +27,6 @@ pub const BOOK: Rulebook = Rulebook {
         ("has no material to mate", Ruling::OnTime),
         ("forfeits on time", Ruling::OnTime),
     ],
+    names_flagging_side: true,
+    claim_alike: false,
 };

@@ -5,7 +5,7 @@
 //! `Finisher.scala` `outOfTime`.
 
 use super::book::{Material, Place, Row, Rulebook, Test, Timeout};
-use super::{Rule, Ruling, Site};
+use super::{Rule, Ruling, Site, LATE};
 
 /// Lichess's rulebook.
 pub const BOOK: Rulebook = Rulebook {
@@ -29,11 +29,17 @@ pub const BOOK: Rulebook = Rulebook {
             Test::Timeout(Timeout::LoneKingKnightOrBishops),
         ),
     ],
-    place: Place::Termination,
+    grace: Some(LATE),
+    place: Some(Place::Termination),
     // Lichess names a material draw; a loss on time is `Time forfeit`,
     // scored 1/2-1/2 when the side with time left could not win.
     words: &[
         ("insufficient material", Ruling::Material),
         ("time forfeit", Ruling::OnTime),
     ],
+    names_flagging_side: false,
+    // lila ends a game drawn on a claim after the opponent left with the
+    // status Timeout and no winner, which its export writes `Time
+    // forfeit` too.
+    claim_alike: true,
 };

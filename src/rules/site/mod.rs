@@ -4,8 +4,11 @@
 //! findings do not change: a site's rule is not the Laws.
 //!
 //! The rulebooks are data, one file per site ([`lichess`], [`chesscom`],
-//! [`fics`]), each rule one [`book::Row`] with its source; the game's date
+//! [`fics`]) and one for FIDE's online regulations ([`fide_online`],
+//! chosen only by `--site fide-online`), each rule one [`book::Row`] with its source; the game's date
 //! (`Date`, else `UTCDate`) picks the version of a rule a site changed.
+//! What a record says (the ruling it names, a loss on time) is read in
+//! [`record`], in the words of the site that wrote it.
 
 use shakmaty::{Chess, Color, Position};
 
@@ -14,7 +17,6 @@ use super::{At, End};
 use crate::finding::{Detail, Finding, Spot};
 use crate::kind::Kind;
 use crate::laws::Day;
-use crate::parse::trim;
 use crate::split::RawGame;
 
 pub use crate::site::{Rule, Site, SiteMode, UnknownSite};
@@ -22,9 +24,12 @@ pub use crate::site::{Rule, Site, SiteMode, UnknownSite};
 pub mod book;
 pub mod chesscom;
 pub mod fics;
+pub mod fide_online;
 pub mod lichess;
+pub mod record;
 
-use book::{minors_only, Material, Place, Rulebook, Test, Timeout};
+use book::{minors_only, Material, Rulebook, Test, Timeout};
+use record::Record;
 
 /// A site's rulebook.
 pub fn book(site: Site) -> &'static Rulebook {
@@ -32,6 +37,7 @@ pub fn book(site: Site) -> &'static Rulebook {
         Site::Lichess => &lichess::BOOK,
         Site::Chesscom => &chesscom::BOOK,
         Site::Fics => &fics::BOOK,
+        Site::FideOnline => &fide_online::BOOK,
     }
 }
 
@@ -76,93 +82,32 @@ struct Rules {
     fifty: Option<u32>,
     repetition: Option<u32>,
     timeout: Option<Timeout>,
+    /// The Laws' dead position (9.6) is an automatic draw.
+    dead: bool,
+    /// The Laws' 6.9 test decides a loss on time automatically.
+    unwinnable: bool,
+    /// [`Rulebook::grace`].
+    grace: Option<u32>,
 }
 
 impl Rules {
     fn of(book: &Rulebook, date: Option<Day>) -> Rules {
-        let mut rules = Rules::default();
-        for row in book.rows {
-            match (row.since, date) {
-                (None, _) => {}
-                (Some(since), Some(day)) if day >= since => {}
-                _ => continue,
-            }
+        let mut rules = Rules {
+            grace: book.grace,
+            ..Rules::default()
+        };
+        for row in book.rows.iter().filter(|row| row.applies_on(date)) {
             match row.test {
                 Test::Material(m) => rules.material = Some(m),
                 Test::HalfMoves(n) => rules.fifty = Some(n),
                 Test::Occurrences(n) => rules.repetition = Some(n),
                 Test::Timeout(t) => rules.timeout = Some(t),
+                Test::Dead => rules.dead = true,
+                Test::Unwinnable => rules.unwinnable = true,
             }
         }
         rules
     }
-}
-
-/// The ruling a record names, and the side it names as flagging (FICS's
-/// `White ran out of time ...`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Named {
-    ruling: Ruling,
-    flagged: Option<Color>,
-}
-
-/// The text where `book`'s site names its ruling.
-fn ruling_text<'a>(book: &Rulebook, game: &RawGame<'a>) -> Option<&'a [u8]> {
-    match book.place {
-        Place::Termination => game.tag("Termination"),
-        Place::LastComment => last_comment(game.movetext),
-    }
-}
-
-/// The comment just before the result token that ends `movetext` (or
-/// ending it), without its braces.
-fn last_comment(movetext: &[u8]) -> Option<&[u8]> {
-    let close = memchr::memrchr(b'}', movetext)?;
-    // Nothing after it but blanks and at most the result token.
-    let after = trim(&movetext[close + 1..]);
-    if !after.is_empty() && !is_result(after) {
-        return None;
-    }
-    let open = memchr::memrchr(b'{', &movetext[..close])?;
-    Some(&movetext[open + 1..close])
-}
-
-fn is_result(t: &[u8]) -> bool {
-    matches!(t, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
-}
-
-/// What the record names, by the site's words.
-fn named(book: &Rulebook, text: &[u8]) -> Named {
-    let ruling = book
-        .words
-        .iter()
-        .find(|(w, _)| contains_ignoring_case(text, w.as_bytes()))
-        .map_or(Ruling::Other, |&(_, r)| r);
-    let text = trim(text);
-    let flagged = match ruling {
-        Ruling::OnTime if starts_with_word(text, b"white") => Some(Color::White),
-        Ruling::OnTime if starts_with_word(text, b"black") => Some(Color::Black),
-        _ => None,
-    };
-    Named { ruling, flagged }
-}
-
-/// Whether `text` holds `word` (lowercase ASCII) in any case. The texts
-/// are a few words long: a plain scan costs less than building a searcher.
-fn contains_ignoring_case(text: &[u8], word: &[u8]) -> bool {
-    text.len() >= word.len()
-        && (0..=text.len() - word.len()).any(|i| {
-            text[i].to_ascii_lowercase() == word[0]
-                && text[i..i + word.len()].eq_ignore_ascii_case(word)
-        })
-}
-
-/// Whether `text` starts with `word` (lowercase ASCII), in any case, then
-/// a blank or its end.
-fn starts_with_word(text: &[u8], word: &[u8]) -> bool {
-    text.get(..word.len())
-        .is_some_and(|w| w.eq_ignore_ascii_case(word))
-        && text.get(word.len()).is_none_or(u8::is_ascii_whitespace)
 }
 
 /// The site's rules over a game: where each of its own draws first
@@ -172,7 +117,7 @@ pub struct SiteRules {
     mode: SiteMode,
     site: Option<Site>,
     rules: Rules,
-    named: Option<Named>,
+    record: Record,
     material: DrawTrack,
     fifty: DrawTrack,
     repetition: DrawTrack,
@@ -195,6 +140,7 @@ impl SiteRules {
     /// Ready for `game`, played on `day` (SPEC: by `Date`, else `UTCDate`).
     pub fn start(&mut self, game: &RawGame<'_>, day: Option<Day>) {
         self.site = self.mode.site_of(game);
+        self.record = Record::read(record::writer(self.mode, game), game, day);
         self.material = DrawTrack::default();
         self.fifty = DrawTrack::default();
         self.repetition = DrawTrack::default();
@@ -205,7 +151,12 @@ impl SiteRules {
         let book = book(site);
         self.rules = Rules::of(book, day);
         self.clock = self.rules.fifty.unwrap_or(u32::MAX);
-        self.named = ruling_text(book, game).map(|t| named(book, t));
+    }
+
+    /// SPEC "Lost on time": the side that ran out of time, when the game
+    /// ending in `pos` with `result` was lost on time ([`Record::flagged`]).
+    pub fn flagged(&self, pos: &Chess, result: &[u8]) -> Option<Color> {
+        self.record.flagged(pos, result)
     }
 
     /// At P*i*, which has occurred `occurrences` times: where the site's
@@ -250,8 +201,9 @@ impl SiteRules {
         }
     }
 
-    /// The findings: each of the site's own draws the record went on past
-    /// or did not score as a draw, a loss on time scored as a win that the
+    /// The findings, after the Laws' own (which a rulebook that makes the
+    /// Laws' tests automatic reads): each of the site's own draws the
+    /// record went on past or did not score as a draw, a loss on time scored as a win that the
     /// site's timeout rule draws, and a ruling named that the game does not
     /// support. An invalid game is judged only where it went on more than
     /// [`LATE`] plies past a draw. Returns the site, and whether the ruling
@@ -260,7 +212,12 @@ impl SiteRules {
         let Some(site) = self.site else {
             return (None, None);
         };
-        let named = self.named.map(|n| n.ruling);
+        // A rulebook that writes no records (FIDE's regulations) checks no
+        // site's rulings: the words are the platform's, for its own rules.
+        let named = match book(site).place {
+            Some(_) => self.record.named.map(|n| n.ruling),
+            None => None,
+        };
         let decided = matches!(end.result, b"1-0" | b"0-1");
         for (rule, track) in [
             (Rule::Material, &self.material),
@@ -269,37 +226,34 @@ impl SiteRules {
         ] {
             let Some(first) = &track.first else { continue };
             let after = end.n - first.ply;
-            let broken = after > LATE
-                || end.valid
-                    && (decided || after > 0 && named.is_some_and(|r| !r.ends_by_itself()));
+            let broken = match self.rules.grace {
+                Some(late) => {
+                    after > late
+                        || end.valid
+                            && (decided || after > 0 && named.is_some_and(|r| !r.ends_by_itself()))
+                }
+                // Applied by the platform itself: as the Laws' automatic
+                // draws are reported.
+                None => !end.valid || after > 0 || !end.drawn(),
+            };
             if broken {
                 out.push(finding(site, rule, first.ply, &first.pos, first.spot()));
             }
         }
-        let (Some(legal), Some(named)) = (end.legal, self.named) else {
+        self.automatic_laws(site, out);
+        let Some(legal) = end.legal else {
             return (Some(site), None);
         };
         let pos = end.pos;
         let board = pos.board();
-        let (rule, supported) = match named.ruling {
-            Ruling::Repetition => (Rule::Ruling, self.threefold),
-            Ruling::Material => (
-                Rule::Ruling,
-                self.rules.material.is_some_and(|m| m.holds(board)),
-            ),
-            Ruling::FiftyMoves => (Rule::Ruling, pos.halfmoves() >= 100),
-            Ruling::Stalemate => (Rule::Ruling, legal.is_empty() && !pos.is_check()),
-            Ruling::OnTime => {
-                // The side with time left: the one not named as flagging,
-                // else the one the result gives the point to, else (a draw)
-                // the side not to move (the flagging side is to move).
-                let winner = match (end.result, named.flagged) {
-                    (_, Some(flagged)) => !flagged,
-                    (b"1-0", None) => Color::White,
-                    (b"0-1", None) => Color::Black,
-                    _ => !pos.turn(),
+        let (rule, supported) = match (end.flagged, named) {
+            // One definition of a loss on time for every rule (SPEC "Lost
+            // on time"), whatever words the record used.
+            (Some(flagged), _) => {
+                let Some(timeout) = self.rules.timeout else {
+                    return (Some(site), None);
                 };
-                let draws = self.rules.timeout.is_some_and(|t| t.draws(board, winner));
+                let draws = timeout.draws(board, !flagged);
                 if decided {
                     // A win on time the site's own rule draws.
                     (Rule::Timeout, !draws)
@@ -310,12 +264,51 @@ impl SiteRules {
                     return (Some(site), None);
                 }
             }
-            Ruling::Other => return (Some(site), None),
+            (None, Some(Ruling::Repetition)) => (Rule::Ruling, self.threefold),
+            (None, Some(Ruling::Material)) => (
+                Rule::Ruling,
+                self.rules.material.is_some_and(|m| m.holds(board)),
+            ),
+            (None, Some(Ruling::FiftyMoves)) => (Rule::Ruling, pos.halfmoves() >= 100),
+            (None, Some(Ruling::Stalemate)) => (Rule::Ruling, legal.is_empty() && !pos.is_check()),
+            // Words for a loss on time that the definition does not take
+            // (a Lichess draw claimed after the opponent left), and the
+            // rest: nothing to check.
+            (None, Some(Ruling::OnTime | Ruling::Other) | None) => return (Some(site), None),
         };
         if !supported {
             out.push(finding(site, rule, end.n, pos, Spot::of(pos)));
         }
         (Some(site), Some(supported))
+    }
+}
+
+impl SiteRules {
+    /// A rulebook that makes the Laws' 9.6 and 6.9 automatic (FIDE's
+    /// online regulations, Arts 5.4 and 4.4): its draw applied where the
+    /// Laws' `dead_position` or `unwinnable_flag` stands, with the same
+    /// proof, reported when the Laws report it (moves followed, or the
+    /// result is not ½-½; a win on time). Called after the Laws' findings.
+    fn automatic_laws(&self, site: Site, out: &mut Vec<Finding>) {
+        let found: Vec<Finding> = [
+            (self.rules.dead, Kind::DeadPosition, Rule::DeadPosition),
+            (self.rules.unwinnable, Kind::UnwinnableFlag, Rule::Timeout),
+        ]
+        .into_iter()
+        .filter(|&(on, ..)| on)
+        .filter_map(|(_, kind, rule)| {
+            let laws = out.iter().find(|f| f.kind == kind)?;
+            Some(Finding {
+                kind: Kind::SiteRule,
+                ply: laws.ply,
+                side: laws.side,
+                occurrences: 1,
+                detail: Detail::SiteRule { site, rule },
+                at: laws.at.clone(),
+            })
+        })
+        .collect();
+        out.extend(found);
     }
 }
 
