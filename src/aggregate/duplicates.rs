@@ -39,7 +39,7 @@ pub struct Duplicates {
     /// merge of two of these.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub mode: String,
-    /// Games judged whose content id an earlier game had.
+    /// Games judged that repeat an earlier game.
     pub games: u64,
     /// Of those, whose recorded `Result` differs from the first's.
     pub results_differ: u64,

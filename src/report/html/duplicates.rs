@@ -1,5 +1,5 @@
 //! The section "Duplicate games": how many games repeat an earlier one
-//! (one content id: players, date, round, start position, moves), whether
+//! (as `crate::aggregate`'s duplicate finder judges), whether
 //! they were left out of the figures, per pair of files, and examples,
 //! those whose recorded results differ first (a maintainer wants those).
 
@@ -15,13 +15,24 @@ pub(super) fn duplicates(s: &mut String, agg: &Aggregate) {
         return;
     }
     s.push_str("<h2 id=\"duplicates\">Duplicate games</h2>\n");
-    s.push_str(
-        "<p>A game repeats an earlier one (in input order: file by file, game by game) when its players, date, round, \
-         start position and moves as played are the same; comments, clocks, variations, other tags and how moves are \
-         spelt do not count (the findings' <code>content_id</code>). ",
-    );
+    if d.mode == "exact" {
+        s.push_str(
+            "<p>A game repeats an earlier one (in input order: file by file, game by game) when its players, date, \
+             round, start position and moves as played are the same; comments, clocks, variations, other tags and how \
+             moves are spelt do not count (the findings' <code>content_id</code>, <code>--duplicates exact</code>). ",
+        );
+    } else {
+        s.push_str(
+            "<p>A game repeats an earlier one (in input order: file by file, game by game) when both records carry \
+             the same game id of their site (<code>Link</code>, <code>GameURL</code>, <code>FICSGamesDBGameNo</code>, \
+             a Lichess game address); otherwise, and never for a game without moves, when the start position and moves \
+             as played are the same, on a date and round that agree, by players whose names agree once normalised (a \
+             mainline of 40 half-moves or more needs no names). Comments, clocks, variations, other tags and how moves \
+             are spelt do not count; each repeat says which tags the two records write otherwise. ",
+        );
+    }
     let _ = match d.mode.as_str() {
-        "once" => write!(
+        "once" | "exact" => write!(
             s,
             "Each game counts once, at its first occurrence: the repeats are left out of every figure of this page \
              but the games read, analysed and invalid (<code>--duplicates once</code>)."
@@ -30,7 +41,7 @@ pub(super) fn duplicates(s: &mut String, agg: &Aggregate) {
             s,
             "Repeats count each time they occur in every figure of this page (<code>--duplicates all</code>)."
         ),
-        _ => write!(s, "The merged runs counted repeats differently (once and all)."),
+        _ => write!(s, "The merged runs counted repeats differently (once, all or exact)."),
     };
     if d.counted() > 0 && d.mode != "all" {
         let _ = write!(
