@@ -231,7 +231,7 @@ fn magic_prefix(head: &[u8]) -> bool {
             || (head[0] & 0xF0 == 0x50 && SKIPPABLE[1..].starts_with(&head[1..])))
 }
 
-/// An input of 1 to 3 bytes that is a zstd file cut short (issue 23: it
+/// An input of 1 to 3 bytes that is a zstd file cut short (it
 /// was read as text): the start of a magic number, and named `.zst` or
 /// two bytes of a frame's magic or more (0xB5 after `(` is not text). Its
 /// error; zstd itself says no more ("unexpected end of file").
@@ -361,7 +361,7 @@ impl Mapped {
     /// The pages are given back this many bytes at a time, so a run holds
     /// at most this much of the file besides what it reads. Asking after
     /// every chunk (every 128 KiB at one thread) cost 2 to 4 % of the CPU
-    /// time of a file of a few MB (issue 26); a file smaller than this is
+    /// time of a file of a few MB; a file smaller than this is
     /// never asked, its pages go with the mapping.
     const STEP: usize = 4 << 20;
 

@@ -3,7 +3,7 @@
 //! The process starts at the C `main` below, not at Rust's: the standard
 //! library's start (`lang_start`) finds the main thread's stack by reading
 //! `/proc/self/maps` and maps an alternate signal stack for its
-//! stack-overflow message, some 0.13 ms a run here (issue 26: 1.3 % of
+//! stack-overflow message, some 0.13 ms a run here (1.3 % of
 //! the run on a 1 MB file). What else it does that the tool relies on is
 //! done here: SIGPIPE ignored (a closed pipe is an error to report, see
 //! `Error::is_broken_pipe`) and closed standard descriptors opened on

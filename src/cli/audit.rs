@@ -126,7 +126,7 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub gitlab: Option<String>,
     /// In every build, so that a build without Parquet says what it lacks
-    /// rather than clap's "unexpected argument" (issue 23).
+    /// rather than clap's "unexpected argument".
     #[arg(long, value_name = "FILE", help = PARQUET_HELP)]
     pub parquet: Option<String>,
     /// No progress bar, no warnings, no human summary on stdout.
@@ -233,7 +233,7 @@ fn plan(args: &AuditArgs) -> Result<Plan, Error> {
 
 /// The outputs asked for, each a sink, opened before the first game: one
 /// that cannot be written fails the run before it reads anything, not
-/// after an hour of audit (issue 23).
+/// after an hour of audit.
 #[derive(Default)]
 struct Outputs {
     /// `--summary-json` and `--html`, written once the run is over.

@@ -2,7 +2,7 @@
 //! are audited and written, and the run ends with 130. Should the run then
 //! be held by its output (a pipe that nobody reads, where each write waits
 //! for ever, or one read so slowly that what was read would take minutes
-//! to write: issue 23), the process ends [`GRACE`] after the signal, with
+//! to write), the process ends [`GRACE`] after the signal, with
 //! 130 and what was written by then; a run that can write goes on to its
 //! end (the summaries included), and only a run held by anything else for
 //! [`BACKSTOP`] is ended too. A second Ctrl-C ends the process at once.
@@ -92,7 +92,7 @@ const CLEAR: &str = "\r\x1b[2K";
 /// Registers the handlers; the flag they set, which stops reading.
 ///
 /// The watchdog is not a thread of its own (a thread's start and end cost
-/// about 0.1 ms a run here, issue 26): the first signal starts a timer,
+/// about 0.1 ms a run here): the first signal starts a timer,
 /// and SIGALRM's handler looks at the run every [`POLL`]. Everything the
 /// handlers do is async-signal-safe: atomics, the clock, `setitimer`,
 /// `poll`, `write` and `_exit`.

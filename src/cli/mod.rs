@@ -21,7 +21,7 @@ use pgn_arbiter::laws::Edition;
 use pgn_arbiter::{DeadMode, Error, Laws, Site, SiteMode};
 
 /// `--version`: the version, the cargo features built in (a build without
-/// `parquet` cannot write `--parquet`: issue 23) and the laws it knows.
+/// `parquet` cannot write `--parquet`) and the laws it knows.
 macro_rules! version {
     ($features:literal) => {
         concat!(
@@ -169,7 +169,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> i32 {
 /// `audit` (nearly every run) is first parsed by its own command alone:
 /// clap builds the whole tree of subcommands before it parses, and the
 /// seven others took some 70,000 instructions and 15 page faults of every
-/// run (issue 26). Only a parse that succeeds is taken from
+/// run. Only a parse that succeeds is taken from
 /// there; help, a usage error or another subcommand are parsed again by
 /// the whole tree, which says them as it always did.
 fn parse(args: Vec<std::ffi::OsString>) -> Cli {
@@ -247,7 +247,7 @@ fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
 
 /// A writer whose errors name it: a full disk is "out.html: No space left
 /// on device", not the bare system message, when several outputs are
-/// written (issue 23). The error keeps its kind (a closed stdout is still a
+/// written. The error keeps its kind (a closed stdout is still a
 /// broken pipe, which ends a run quietly).
 pub(crate) struct Named<W> {
     name: String,

@@ -22,7 +22,7 @@ pub struct ReportArgs {
 }
 
 /// Runs `report`. With neither `--json` nor `--html`, the human summary of
-/// the merged aggregate goes to stdout (it printed nothing: issue 23).
+/// the merged aggregate goes to stdout (it printed nothing).
 pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
     // the outputs first: one that cannot be written fails before any work
     let json = args.json.as_deref().map(open_output).transpose()?;

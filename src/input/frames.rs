@@ -48,7 +48,7 @@ const FRAME_SEGMENTS: usize = 32;
 
 /// The zstd frame that the pzstd header at `pos` announces: its bytes, if
 /// the header is pzstd's, the frame lies within `data` and its blocks end
-/// where the header says (a wrong hint must not cut a frame: issue 23).
+/// where the header says (a wrong hint must not cut a frame).
 pub(super) fn frame_at(data: &[u8], pos: usize) -> Option<Range<usize>> {
     let head = data.get(pos..pos.checked_add(16)?)?;
     let word = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
@@ -544,7 +544,7 @@ mod tests {
         }
     }
 
-    /// Issue 23: a hint one byte off or zero, past the first frames, is
+    /// A hint one byte off or zero, past the first frames, is
     /// not a truncated frame: from it on the frames are streamed.
     #[test]
     fn a_wrong_size_hint_streams_the_frames_from_it() {

@@ -273,7 +273,7 @@ fn footer(s: &mut String, run: &RunOutcome) {
 }
 
 /// The human summary of a merged aggregate (`pgn-arbiter report` with no
-/// output named, issue 23: it printed nothing): the runs, the games, a row
+/// output named, which once printed nothing): the runs, the games, a row
 /// per kind, the first examples of each kind.
 pub fn render_aggregate(agg: &crate::aggregate::Aggregate) -> String {
     let mut s = String::new();

@@ -362,7 +362,7 @@ pub(crate) fn replay_to(start: &Chess, moves: &[Move]) -> Chess {
 /// nearly every walk stops at the first step back (on the shared Lichess,
 /// chess.com and FICS files none went back more than one ply), and keeping
 /// every position of the game copied and paged in some 200 bytes a ply for
-/// that one question (issue 26). The questions are asked in the same order
+/// that one question. The questions are asked in the same order
 /// either way.
 pub(crate) fn walk_back(
     prover: &mut Prover,

@@ -250,7 +250,7 @@ fn audit_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (std::process::Output, s
     (out, s["inputs"][0].clone())
 }
 
-/// Issue 23: a `.pgn.zst` cut to 1 to 3 bytes (shorter than zstd's magic
+/// A `.pgn.zst` cut to 1 to 3 bytes (shorter than zstd's magic
 /// number) was read as text: "text that is no game" at byte 0, with 1 byte
 /// in the summary. It is a zstd file too short to hold a frame, and the
 /// summary counts no byte decompressed, as the error says.
@@ -289,7 +289,7 @@ fn a_zst_cut_shorter_than_the_magic_number_is_not_read_as_text() {
     assert_eq!(s["bytes"], 2);
 }
 
-/// Issue 23: `cat a.pgn b.pgn.zst | pgn-arbiter audit -` read the zstd
+/// `cat a.pgn b.pgn.zst | pgn-arbiter audit -` read the zstd
 /// bytes as text: blocks skipped and a bogus invalid game where the two
 /// meet. The stream ends at zstd's magic number with an error that says
 /// at which byte; the games before it are those of a.pgn.
@@ -325,7 +325,7 @@ fn plain_then_zstd_on_stdin_is_an_error_naming_where() {
     }
 }
 
-/// Issue 23: shell completions and a man page, generated from the command
+/// Shell completions and a man page, generated from the command
 /// line's own definition (clap_complete, clap_mangen).
 #[test]
 fn completions_and_the_man_page_come_from_the_command_line() {

@@ -104,7 +104,7 @@ fn results_are_fixed_only_where_the_laws_decide_and_it_was_proven() {
 const MISSED_THEN_FIVEFOLD: &str = "[Event \"v\"]\n[White \"K\"]\n[Black \"L\"]\n[Result \"1-0\"]\n\n\
 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4 1-0\n\n";
 
-/// Issue 25: with `--fix-results` a missed claim's note says what the
+/// With `--fix-results` a missed claim's note says what the
 /// claimant got under the corrected result; without it, as recorded.
 #[test]
 fn a_missed_claims_note_agrees_with_the_corrected_result() {

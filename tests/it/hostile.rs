@@ -297,7 +297,7 @@ fn a_huge_region_size_on_a_stream_is_not_allocated_up_front() {
     assert_eq!(v["total"]["games_read"], 2000);
 }
 
-/// Issue 11: a file with old Mac line endings (a lone CR) was one game.
+/// A file with old Mac line endings (a lone CR) was one game.
 #[test]
 fn lone_cr_line_endings_are_line_ends() {
     let dir = tempfile::tempdir().unwrap();
@@ -341,7 +341,7 @@ fn lone_cr_line_endings_are_line_ends() {
     }
 }
 
-/// Issue 11: `\"` and `\\` in tag values reached the JSONL undecoded.
+/// `\"` and `\\` in tag values reached the JSONL undecoded.
 #[test]
 fn tag_escapes_are_decoded_in_the_reports() {
     let pgn = "[Event \"a \\\"quoted\\\" \\\\ name\"]\n[White \"W\"]\n[Black \"B\"]\n\
@@ -351,7 +351,7 @@ fn tag_escapes_are_decoded_in_the_reports() {
     assert_eq!(findings[0]["Event"], "a \"quoted\" \\ name");
 }
 
-/// Issue 11: a directory holding no PGN gave exit 0 and no word; names are
+/// A directory holding no PGN gave exit 0 and no word; names are
 /// matched in any case.
 #[test]
 fn a_directory_without_pgn_is_said_and_names_match_in_any_case() {
@@ -381,7 +381,7 @@ fn a_directory_without_pgn_is_said_and_names_match_in_any_case() {
     assert_eq!(v["total"]["games_read"], 2000);
 }
 
-/// Issue 11: escape bytes in a file name reached the terminal raw (the
+/// Escape bytes in a file name reached the terminal raw (the
 /// human summary, the input errors).
 #[test]
 fn escape_bytes_in_names_are_shown_not_sent_to_the_terminal() {
@@ -405,7 +405,7 @@ fn escape_bytes_in_names_are_shown_not_sent_to_the_terminal() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing\\x1b[2J.pgn"));
 }
 
-/// Issue 11: a path argument that is not UTF-8 aborted the whole run; it
+/// A path argument that is not UTF-8 aborted the whole run; it
 /// is read as given and named lossily.
 #[test]
 fn a_path_that_is_not_utf8_is_read_and_named_lossily() {
@@ -428,7 +428,7 @@ fn a_path_that_is_not_utf8_is_read_and_named_lossily() {
     assert_eq!(v["input_errors"], 1);
 }
 
-/// Issue 11: text that is no game (no tag pair, no move, no result token at
+/// Text that is no game (no tag pair, no move, no result token at
 /// its end) was counted as a valid game of 0 plies. It keeps its place in
 /// the game index (the oracle counts every block), is counted as skipped
 /// and as `not_pgn`, and is named on stderr with its line and byte. A game
@@ -531,7 +531,7 @@ fn text_that_is_no_game_is_skipped_and_named() {
     );
 }
 
-/// Issue 11: a binary, random bytes or a README named as PGN read as
+/// A binary, random bytes or a README named as PGN read as
 /// "valid games" of 0 plies, exit 0. Every block of such a file is text
 /// that is no game: the input is an error (exit 2) that says so, its
 /// blocks still counted; the first three are named, the rest counted.
@@ -602,9 +602,9 @@ fn a_file_of_junk_is_an_input_error() {
 
 /// Ctrl-C while the input sends nothing at all (a stdin kept open and
 /// empty): nothing is held by an output, so the watchdog's backstop ends
-/// the run 5 s after the signal, with 130, saying why. (Issue 26 made the
-/// watchdog a SIGALRM handler started by the first signal, not a thread
-/// started by every run.)
+/// the run 5 s after the signal, with 130, saying why. (The watchdog is a
+/// SIGALRM handler started by the first signal, not a thread started by
+/// every run.)
 #[test]
 fn ctrl_c_on_an_input_that_sends_nothing_ends_at_the_backstop() {
     use std::time::{Duration, Instant};

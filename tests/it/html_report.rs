@@ -625,7 +625,7 @@ fn hostile_names_stay_text_in_chromium() {
     check_coverage(&seen, &json);
 }
 
-/// Issue 23: the year chart drew its lines straight across years without
+/// The year chart drew its lines straight across years without
 /// data. Each line now breaks (a move, `M`) where a year is missing, a
 /// year with too few games to chart (2018 here) as much as one without
 /// any (2017).

@@ -50,7 +50,7 @@ fn audit_waiting_stdin(
     (child, stdin)
 }
 
-/// Issue 23: `--html` or `--summary-json` to a directory that does not
+/// `--html` or `--summary-json` to a directory that does not
 /// exist failed after the whole audit (an hour into a Lichess month).
 /// Every output is opened before the first game is read: the run below
 /// would wait for ever on its stdin if it read it.
@@ -78,7 +78,7 @@ fn unwritable_outputs_fail_before_the_first_game_is_read() {
     }
 }
 
-/// Issue 23: a write error (a full disk) said only "No space left on
+/// A write error (a full disk) said only "No space left on
 /// device", not which of the outputs could not be written.
 #[test]
 fn a_full_disk_names_the_output_file() {
@@ -132,7 +132,7 @@ fn a_full_disk_names_the_output_file() {
     assert!(err.contains("stdout: No space left on device"), "{err}");
 }
 
-/// Issue 26: the binary starts at its own C `main` (src/main.rs), which
+/// The binary starts at its own C `main` (src/main.rs), which
 /// must do what Rust's start did for a closed stdout: open it on
 /// `/dev/null`. Else the findings file, opened first, became fd 1 and the
 /// summary table printed to stdout went into it.
@@ -161,7 +161,7 @@ fn a_closed_stdout_is_not_the_findings_file() {
     }
 }
 
-/// Issue 23: Ctrl-C while stdout is a full pipe (the consumer stopped
+/// Ctrl-C while stdout is a full pipe (the consumer stopped
 /// reading) hung: 30 s after SIGINT the process was still trying to write
 /// what it had read. A first Ctrl-C ends it within about a second with 130,
 /// and what reached the pipe is whole JSON lines.
@@ -220,7 +220,7 @@ fn ctrl_c_while_stdout_is_a_full_pipe_does_not_hang() {
     }
 }
 
-/// Issue 23: on the default build `--parquet` was unknown to clap ("tip: to
+/// On the default build `--parquet` was unknown to clap ("tip: to
 /// pass '--parquet' as a value, use '-- --parquet'") while the README lists
 /// it. It is in every build's help; without the feature it is a usage
 /// error that names the feature; `--version` names the features built in.

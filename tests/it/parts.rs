@@ -1,4 +1,4 @@
-//! One input over many machines (issue 22): `plan --parts N`, `audit
+//! One input over many machines: `plan --parts N`, `audit
 //! --part SPEC` for each part, `merge`: the merged findings (JSON Lines),
 //! summary and aggregate equal those of one run over the whole file, byte
 //! for byte (the summary but for `seconds` and `threads`, the aggregate but

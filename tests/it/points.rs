@@ -1,4 +1,4 @@
-//! Points under Art. 11 as an arbiter acts on them (issue 25): events told
+//! Points under Art. 11 as an arbiter acts on them: events told
 //! apart by tag, site and year; each corrected game named by file, game
 //! number, round, date and link; every player whose points or rank change
 //! shown, the two marked apart; the counts said as they are. The last test

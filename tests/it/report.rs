@@ -235,7 +235,7 @@ fn html_from_the_audit_and_from_merged_parts_show_the_same_figures() {
     assert_eq!(w, m);
 }
 
-/// Issue 23: `report a.json b.json` with no output option printed nothing
+/// `report a.json b.json` with no output option printed nothing
 /// and exited 0. It prints the human summary of the merged aggregate: the
 /// games and each kind's count as the audit of the whole counts them.
 #[test]

@@ -388,8 +388,7 @@ fn site_rules_agree_with_an_independent_python_check_on_the_shared_corpus() {
         "{report}{}",
         String::from_utf8_lossy(&check.stderr)
     );
-    // Every ruling named in these records is checked: the figures of the
-    // closing note (issue 21).
+    // Every ruling named in these records is checked.
     assert!(
         report.contains("chesscom: rulings checked 956, supported 956"),
         "{report}"

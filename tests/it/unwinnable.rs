@@ -441,7 +441,7 @@ fn flag_games(positions: &[(String, String, &str)]) -> String {
     pgn
 }
 
-/// Issue 15: the default audit (`--dead quick`) asks every loss on time,
+/// The default audit (`--dead quick`) asks every loss on time,
 /// and proves what CHA's quick mode proves on the 30,000 final positions of
 /// Lichess games lost on time: exactly the three unwinnable ones
 /// (`AHPAU56z`, `tapdr97m`, `VIdrelSz`); every other one counts as unknown.
@@ -493,7 +493,7 @@ fn default_audit_flags_the_three_lichess_timeouts_cha_quick_proves() {
     assert_eq!(flag["unknown"], 29_997);
 }
 
-/// Issue 15: as zero-move games lost on time by each side, CHA's test
+/// As zero-move games lost on time by each side, CHA's test
 /// vectors get, in the default audit, at least the 1,319 unwinnable
 /// side-queries CHA's quick mode proves (1,362 measured; 83 positions have
 /// too much material to be legal FENs and are invalid games), none against
@@ -578,7 +578,7 @@ fn a_position_of_33_men_is_not_enumerated_with_a_folded_key() {
     }
 }
 
-/// Issue 23: `position --file -` read a file named `-`; it reads stdin, as
+/// `position --file -` read a file named `-`; it reads stdin, as
 /// `audit -` does, with the lines named as from `-`.
 #[test]
 fn position_file_dash_reads_stdin() {

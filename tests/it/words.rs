@@ -1,4 +1,4 @@
-//! The words people read (issue 23): a count of one is singular, big
+//! The words people read: a count of one is singular, big
 //! counts have thousands separators, an invalid game's reason is the
 //! README's ("illegal move") in human text while the JSON Lines keep the
 //! value the oracle compares, and an error names its file once.

@@ -181,7 +181,7 @@ fn a_corrupt_frame_names_the_file_and_keeps_the_games_before_it() {
     }
 }
 
-/// Issue 11: a pzstd file whose size hints are wrong (one byte more or
+/// A pzstd file whose size hints are wrong (one byte more or
 /// less, or zero) is read as `zstd -d` reads it: the hint is a hint, and
 /// the frames are streamed when it does not hold.
 #[test]
@@ -218,7 +218,7 @@ fn wrong_pzstd_size_hints_fall_back_to_streaming() {
     }
 }
 
-/// Issue 23: one frame's hint one byte off (or zero) in a file whose first
+/// One frame's hint one byte off (or zero) in a file whose first
 /// hints are right was "truncated frame" (or "bytes after the end of the
 /// frame") at that frame, though `zstd -t` and `zstd -d` accept the file:
 /// the frames from the wrong hint on are read in order, and the findings
