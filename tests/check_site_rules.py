@@ -1,6 +1,6 @@
 """An independent check of SPEC's "Site rules" on python-chess.
 
-Usage: check_site_rules.py FINDINGS.jsonl GAMES.pgn [GAMES.pgn ...]
+Usage: check_site_rules.py [--site fide-online] FINDINGS.jsonl GAMES.pgn [GAMES.pgn ...]
 
 Replays every game of a known site (by its Site tag) with python-chess,
 judges it by the site's rulebook as SPEC.md writes it (written here again,
@@ -15,6 +15,15 @@ too: each `drawn_flag` on a game lost on time and drawn, with a mating
 line that mates the flagging side; each `unwinnable_flag` on a game won on
 time; none missing where the winner's material cannot mate.
 Prints per site the rulings named and supported; exit 1 on a difference.
+
+With `--site fide-online` (pgn-arbiter run with the same option) every
+game is judged by FIDE's Online Chess Regulations as SPEC writes them: the
+third occurrence and 100 half-moves without pawn move or capture (Art.
+5.4) exactly, where moves followed or the result is not 1/2-1/2; a dead
+position and a loss on time against a side that cannot mate (Arts 5.4,
+4.4) where python-chess proves them (insufficient material), which
+pgn-arbiter's engine must then find too, at that ply or before (it proves
+more positions dead than material alone).
 """
 
 import io
@@ -219,6 +228,82 @@ def judge(site, game, claims):
     return out
 
 
+def judge_fide_online(site, game):
+    """FIDE's online regulations: the exact (rule, ply) of the repetition
+    and fifty_moves findings, and the (rule, ply) of the dead_position and
+    timeout findings that insufficient material alone proves."""
+    tags = game.headers
+    board = game.board()
+    counts = Counter()
+    first = {}
+    moves = list(game.mainline_moves())
+    for ply in range(len(moves) + 1):
+        key = board._transposition_key()
+        counts[key] += 1
+        over = board.is_checkmate() or board.is_stalemate()
+        if counts[key] >= 3 and not over:
+            first.setdefault("repetition", ply)
+        if board.halfmove_clock >= 100 and not over:
+            first.setdefault("fifty_moves", ply)
+        if board.is_insufficient_material() and not over:
+            first.setdefault("dead_position", ply)
+        if ply < len(moves):
+            board.push(moves[ply])
+    end = len(moves)
+    result = tags.get("Result", "*")
+    exact, proven = [], []
+    for rule, ply in first.items():
+        if end > ply or result != "1/2-1/2":
+            (proven if rule == "dead_position" else exact).append((rule, ply))
+    flagged = lost_on_time(site, game, board)
+    if flagged is not None and result in ("1-0", "0-1") and board.has_insufficient_material(not flagged):
+        proven.append(("timeout", end))
+    return exact, proven
+
+
+def check_fide_online(findings_path, pgns):
+    """`--site fide-online`: the exact rules equal, each proven draw found
+    by pgn-arbiter at its ply or before, and each of pgn-arbiter's dead
+    and timeout draws where its own Laws finding stands."""
+    ours, laws = set(), set()
+    for line in open(findings_path, encoding="utf-8"):
+        f = json.loads(line)
+        if f["kind"] == "site_rule" and f["site"] == "fide-online":
+            ours.add((f["file"], f["game"], f["rule"], f["ply"]))
+        elif f["kind"] in ("dead_position", "unwinnable_flag"):
+            rule = "dead_position" if f["kind"] == "dead_position" else "timeout"
+            laws.add((f["file"], f["game"], rule, f["ply"]))
+    theirs, problems = set(), []
+    for path in pgns:
+        stream = io.StringIO(open(path, encoding="utf-8", errors="replace").read())
+        index = 0
+        while True:
+            game = chess.pgn.read_game(stream)
+            if game is None:
+                break
+            variant = game.headers.get("Variant", "Standard").lower()
+            if not game.errors and variant in ("standard", "chess960", "from position"):
+                exact, proven = judge_fide_online(site_of(game.headers.get("Site")), game)
+                theirs.update((path, index, rule, ply) for rule, ply in exact)
+                for rule, ply in proven:
+                    if not any(o[:3] == (path, index, rule) and o[3] <= ply for o in ours):
+                        problems.append(("proven, not found", path, index, rule, ply))
+            index += 1
+    exact_rules = ("repetition", "fifty_moves")
+    ours_exact = {o for o in ours if o[2] in exact_rules}
+    for o in sorted(ours - ours_exact - laws):
+        problems.append(("no Laws finding beside it", *o))
+    print(f"fide-online exact findings: pgn-arbiter {len(ours_exact)}, this check {len(theirs)}; "
+          f"dead and timeout: pgn-arbiter {len(ours - ours_exact)}, problems {len(problems)}")
+    for x in sorted(ours_exact - theirs):
+        print("only pgn-arbiter:", x)
+    for x in sorted(theirs - ours_exact):
+        print("only this check:", x)
+    for x in problems[:20]:
+        print("fide-online:", x)
+    sys.exit(0 if ours_exact == theirs and not problems else 1)
+
+
 def replays_to_mate(board, line, loser):
     """Whether the SAN line (move numbers and all, as drawn_flag writes it)
     is legal from `board` and ends with `loser` checkmated."""
@@ -267,7 +352,11 @@ def check_flags(site, game, index, name, ours, problems, counts):
 
 
 def main():
-    findings_path, *pgns = sys.argv[1:]
+    args = sys.argv[1:]
+    if args[:2] == ["--site", "fide-online"]:
+        check_fide_online(args[2], args[3:])
+        return
+    findings_path, *pgns = args
     ours = set()
     flags = {"drawn_flag": {}, "unwinnable_flag": {}}
     for line in open(findings_path, encoding="utf-8"):

@@ -4,6 +4,8 @@
 //! ply where the site's rule applied (its own draws) or at the final
 //! position (`timeout`, `ruling`).
 
+use std::path::Path;
+
 use crate::util::{audit, bin, of_kind, python, root, shared, Needs};
 use serde_json::Value;
 
@@ -355,39 +357,7 @@ fn site_rules_agree_with_an_independent_python_check_on_the_shared_corpus() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let mut plain = Vec::new();
-    for name in ["online-chesscom", "online-fics", "online-lichess"] {
-        let zst = shared().join(format!("data/{name}.pgn.zst"));
-        let bytes = zstd::decode_all(std::fs::File::open(&zst).unwrap()).unwrap();
-        let path = dir.path().join(format!("{name}.pgn"));
-        std::fs::write(&path, bytes).unwrap();
-        plain.push(path);
-    }
-    let jsonl = dir.path().join("findings.jsonl");
-    let out = bin()
-        .args(["audit", "--quiet", "--jsonl"])
-        .arg(&jsonl)
-        .args(&plain)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let check = python()
-        .arg(root().join("tests/check_site_rules.py"))
-        .arg(&jsonl)
-        .args(&plain)
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&check.stdout);
-    assert!(
-        check.status.success(),
-        "{report}{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
+    let report = checked_online_files(dir.path(), &[]);
     // Every ruling named in these records is checked.
     assert!(
         report.contains("chesscom: rulings checked 956, supported 956"),
@@ -413,6 +383,72 @@ fn site_rules_agree_with_an_independent_python_check_on_the_shared_corpus() {
         report.contains("lost on time 6459: drawn_flag 4, unwinnable_flag 0, problems 0"),
         "{report}"
     );
+}
+
+/// The shared online files as plain PGN in `dir`, audited with `site` (the
+/// `--site` option and its value, or nothing) and checked by
+/// tests/check_site_rules.py with the same option: what the check prints,
+/// once it has passed.
+fn checked_online_files(dir: &Path, site: &[&str]) -> String {
+    let mut plain = Vec::new();
+    for name in ["online-chesscom", "online-fics", "online-lichess"] {
+        let zst = shared().join(format!("data/{name}.pgn.zst"));
+        let bytes = zstd::decode_all(std::fs::File::open(&zst).unwrap()).unwrap();
+        let path = dir.join(format!("{name}.pgn"));
+        std::fs::write(&path, bytes).unwrap();
+        plain.push(path);
+    }
+    let jsonl = dir.join("findings.jsonl");
+    let out = bin()
+        .args(["audit", "--quiet", "--jsonl"])
+        .arg(&jsonl)
+        .args(site)
+        .args(&plain)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = python()
+        .arg(root().join("tests/check_site_rules.py"))
+        .args(site)
+        .arg(&jsonl)
+        .args(&plain)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(
+        check.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    report
+}
+
+/// Under `--site fide-online` the same online files: the third occurrences
+/// and 50-move draws the independent check finds are pgn-arbiter's, one
+/// for one, and every dead position or flag against a side that cannot
+/// mate that material alone proves is found too (tests/check_site_rules.py
+/// `--site fide-online`).
+#[test]
+fn fide_online_agrees_with_the_independent_python_check_on_the_shared_corpus() {
+    if !Needs::test()
+        .shared("data/online-lichess.pgn.zst")
+        .python(&["chess==1.11.2"])
+        .met()
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let report = checked_online_files(dir.path(), &["--site", "fide-online"]);
+    assert!(
+        report.contains("fide-online exact findings: pgn-arbiter 49, this check 49"),
+        "{report}"
+    );
+    assert!(report.contains("problems 0"), "{report}");
 }
 
 /// A site's rule never changes a result (`--fix-results` follows the Laws),
