@@ -1,6 +1,10 @@
 """An independent check of SPEC's "Site rules" on python-chess.
 
-Usage: check_site_rules.py [--site fide-online] FINDINGS.jsonl GAMES.pgn [GAMES.pgn ...]
+Usage: check_site_rules.py [--site SITE] FINDINGS.jsonl GAMES.pgn [GAMES.pgn ...]
+
+SITE as pgn-arbiter's `--site`: `auto` (the default: by the Site tag),
+`none`, `lichess`, `chesscom`, `fics` (that site's rules, and its words,
+for every game) or `fide-online` (below).
 
 Replays every game of a known site (by its Site tag) with python-chess,
 judges it by the site's rulebook as SPEC.md writes it (written here again,
@@ -353,8 +357,11 @@ def check_flags(site, game, index, name, ours, problems, counts):
 
 def main():
     args = sys.argv[1:]
-    if args[:2] == ["--site", "fide-online"]:
-        check_fide_online(args[2], args[3:])
+    mode = "auto"
+    if args[:1] == ["--site"]:
+        mode, args = args[1], args[2:]
+    if mode == "fide-online":
+        check_fide_online(args[0], args[1:])
         return
     findings_path, *pgns = args
     ours = set()
@@ -377,13 +384,16 @@ def main():
             game = chess.pgn.read_game(stream)
             if game is None:
                 break
-            site = site_of(game.headers.get("Site"))
+            # the rulebook that judges, and the site whose words the record
+            # is read in (the Site tag's under `none`, as pgn-arbiter reads it)
+            writer = site_of(game.headers.get("Site")) if mode in ("auto", "none") else mode
+            site = None if mode == "none" else writer
             variant = game.headers.get("Variant", "Standard").lower()
             if not game.errors and variant in ("standard", "chess960", "from position"):
                 if site:
                     for rule, ply in judge(site, game, claims):
                         theirs.add((name, index, rule, ply))
-                check_flags(site, game, index, name, flags, problems, counts)
+                check_flags(writer, game, index, name, flags, problems, counts)
             index += 1
     for site, (checked, supported) in sorted(claims.items()):
         print(f"{site}: rulings checked {checked}, supported {supported}")

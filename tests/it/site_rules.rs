@@ -451,6 +451,58 @@ fn fide_online_agrees_with_the_independent_python_check_on_the_shared_corpus() {
     assert!(report.contains("problems 0"), "{report}");
 }
 
+/// Under every other `--site` value (`none`, and each site's rulebook and
+/// words for every game) the same files agree with the independent check
+/// run with the same value, the Laws' flags included.
+#[test]
+fn every_site_value_agrees_with_the_independent_python_check_on_the_shared_corpus() {
+    if !Needs::test()
+        .shared("data/online-lichess.pgn.zst")
+        .python(&["chess==1.11.2"])
+        .met()
+    {
+        return;
+    }
+    let values = ["none", "lichess", "chesscom", "fics"];
+    let reports: Vec<(String, String)> = std::thread::scope(|scope| {
+        let runs: Vec<_> = values
+            .iter()
+            .map(|v| {
+                scope.spawn(move || {
+                    let dir = tempfile::tempdir().unwrap();
+                    (
+                        v.to_string(),
+                        checked_online_files(dir.path(), &["--site", v]),
+                    )
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    for (value, report) in &reports {
+        let line = report
+            .lines()
+            .find(|l| l.starts_with("site_rule findings: "))
+            .unwrap_or_else(|| panic!("--site {value}: {report}"));
+        let counts: Vec<&str> = line.split(", ").collect();
+        assert_eq!(
+            counts[0].trim_start_matches("site_rule findings: pgn-arbiter "),
+            counts[1].trim_start_matches("this check "),
+            "--site {value}: {report}"
+        );
+        assert!(report.contains("problems 0"), "--site {value}: {report}");
+    }
+    // a rulebook for every game finds what the tag's alone did not
+    let chesscom = &reports[2].1;
+    assert!(
+        chesscom.contains("site_rule findings: pgn-arbiter 46, this check 46"),
+        "{chesscom}"
+    );
+    assert!(reports[0]
+        .1
+        .contains("site_rule findings: pgn-arbiter 0, this check 0"));
+}
+
 /// A site's rule never changes a result (`--fix-results` follows the Laws),
 /// is written as a comment in the export, and fails a run on request.
 #[test]
