@@ -64,7 +64,7 @@ pub struct Duplicates {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<InputIds>,
     /// The games for merging are in the file beside the aggregate's JSON
-    /// (`AGG.json.ids`, [`super::sidecar`]).
+    /// (`AGG.json.ids`, [`super::write_aggregate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ids_beside: bool,
 }
