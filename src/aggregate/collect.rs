@@ -121,9 +121,9 @@ impl Sink for Aggregator {
 
     fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
         let part = self.run_part(run);
-        let a = self.tally.aggregate(part);
+        let mut a = self.tally.aggregate(part);
         if let Some(out) = &mut self.out {
-            super::write_aggregate(&mut **out, &self.out_name, &a)?;
+            super::write_aggregate(&mut **out, &self.out_name, &mut a)?;
         }
         self.result = Some(a);
         Ok(())

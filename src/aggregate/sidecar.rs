@@ -92,38 +92,26 @@ pub fn read_aggregate_file(p: &str) -> Result<Aggregate, String> {
 
 /// Writes `a` as one line of JSON to `out`; where `json` names the regular
 /// file `out` writes (not `-`, not `/dev/null`), its ids go beside it
-/// ([`ids_path`]).
-pub fn write_aggregate(out: &mut dyn Write, json: &str, a: &Aggregate) -> io::Result<()> {
+/// ([`ids_path`]): they are taken out of `a` while its JSON is written, and
+/// put back.
+pub fn write_aggregate(out: &mut dyn Write, json: &str, a: &mut Aggregate) -> io::Result<()> {
     let regular = json != "-" && std::fs::metadata(json).is_ok_and(|m| m.is_file());
     let beside = regular && !a.duplicates.ids.is_empty();
-    let line = if beside {
+    if beside {
         write_ids(&ids_path(Path::new(json)), &a.duplicates.ids)?;
-        let mut d = a.duplicates.clone();
-        d.ids = Vec::new();
-        d.ids_beside = true;
-        serde_json::to_vec(&WithDuplicates { a, duplicates: &d })
+    }
+    let ids = if beside {
+        std::mem::take(&mut a.duplicates.ids)
     } else {
-        serde_json::to_vec(a)
+        Vec::new()
     };
+    a.duplicates.ids_beside = beside;
+    let line = serde_json::to_vec(&*a);
+    if beside {
+        a.duplicates.ids = ids;
+        a.duplicates.ids_beside = false;
+    }
     out.write_all(&line.map_err(io::Error::other)?)?;
     out.write_all(b"\n")?;
     out.flush()
-}
-
-/// An aggregate serialised with other repeats (its ids beside it), without
-/// copying the rest.
-struct WithDuplicates<'a> {
-    a: &'a Aggregate,
-    duplicates: &'a super::Duplicates,
-}
-
-impl serde::Serialize for WithDuplicates<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut v = serde_json::to_value(self.a).map_err(serde::ser::Error::custom)?;
-        let d = serde_json::to_value(self.duplicates).map_err(serde::ser::Error::custom)?;
-        if let Some(o) = v.as_object_mut() {
-            o.insert("duplicates".into(), d);
-        }
-        v.serialize(s)
-    }
 }

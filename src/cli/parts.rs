@@ -181,8 +181,9 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    if let (Some(mut out), Some(aggregate), Some(name)) = (report, aggregate, &args.report_json) {
-        write_aggregate(&mut out, name, &aggregate)?;
+    if let (Some(mut out), Some(mut aggregate), Some(name)) = (report, aggregate, &args.report_json)
+    {
+        write_aggregate(&mut out, name, &mut aggregate)?;
     }
     Ok(if merged.input_errors > 0 {
         Exit::InputOrUsage

@@ -27,9 +27,9 @@ pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
     // the outputs first: one that cannot be written fails before any work
     let json = args.json.as_deref().map(open_output).transpose()?;
     let html = args.html.as_deref().map(open_output).transpose()?;
-    let merged = aggregate::merge_files(&args.inputs).map_err(Error::Data)?;
+    let mut merged = aggregate::merge_files(&args.inputs).map_err(Error::Data)?;
     if let (Some(mut out), Some(name)) = (json, &args.json) {
-        aggregate::write_aggregate(&mut out, name, &merged)?;
+        aggregate::write_aggregate(&mut out, name, &mut merged)?;
     }
     let human = args.json.is_none() && args.html.is_none();
     if let Some(out) = html {
