@@ -349,11 +349,7 @@ fn a_checkmate_at_the_100th_half_move_is_no_fifty_move_draw() {
 /// Lichess's timeout rule on every Lichess game lost on time.
 #[test]
 fn site_rules_agree_with_an_independent_python_check_on_the_shared_corpus() {
-    if !Needs::test()
-        .shared("data/online-lichess.pgn.zst")
-        .python(&["chess==1.11.2"])
-        .met()
-    {
+    if !checkable() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -383,6 +379,15 @@ fn site_rules_agree_with_an_independent_python_check_on_the_shared_corpus() {
         report.contains("lost on time 6459: drawn_flag 4, unwinnable_flag 0, problems 0"),
         "{report}"
     );
+}
+
+/// Whether the shared online files and python-chess are there for the
+/// independent check.
+fn checkable() -> bool {
+    Needs::test()
+        .shared("data/online-lichess.pgn.zst")
+        .python(&["chess==1.11.2"])
+        .met()
 }
 
 /// The shared online files as plain PGN in `dir`, audited with `site` (the
@@ -435,11 +440,7 @@ fn checked_online_files(dir: &Path, site: &[&str]) -> String {
 /// `--site fide-online`).
 #[test]
 fn fide_online_agrees_with_the_independent_python_check_on_the_shared_corpus() {
-    if !Needs::test()
-        .shared("data/online-lichess.pgn.zst")
-        .python(&["chess==1.11.2"])
-        .met()
-    {
+    if !checkable() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -456,11 +457,7 @@ fn fide_online_agrees_with_the_independent_python_check_on_the_shared_corpus() {
 /// run with the same value, the Laws' flags included.
 #[test]
 fn every_site_value_agrees_with_the_independent_python_check_on_the_shared_corpus() {
-    if !Needs::test()
-        .shared("data/online-lichess.pgn.zst")
-        .python(&["chess==1.11.2"])
-        .met()
-    {
+    if !checkable() {
         return;
     }
     let values = ["none", "lichess", "chesscom", "fics"];
