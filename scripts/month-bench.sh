@@ -10,7 +10,7 @@
 #   (c) the generator alone into /dev/null (its cost, to be small beside (a))
 # In (a) and (b) the audit is timed (wall, user + sys, peak RSS), not the
 # generator, whose CPU is (c)'s. Then a table in Markdown, and what the
-# report kept and what it counted without keeping (its caps).
+# report kept, and the games the duplicate finder counted without looking for them.
 #
 # Environment: THREADS (default 2), SEED (default 1), GEN_ARGS (more options
 # for the generator, e.g. "--copies 20 --respelled 5"), OUT (where the
@@ -81,12 +81,13 @@ dup = agg.get("duplicates", {})
 ids = len(json.dumps(dup.get("ids", [])))
 total = mb(os.path.join(out, "report.json")) * 1e6
 events = agg.get("by", {}).get("event", {})
-other = events.get("(other)", {})
-print(f"\nreport JSON {total / 1e6:,.1f} MB, of which duplicates.ids {ids / 1e6:,.1f} MB ({ids / total:.1%}, {ids / max(n, 1):.1f} bytes a game)")
+beside = os.path.join(out, "report.json.ids")
+beside = os.path.getsize(beside) if os.path.exists(beside) else 0
+print(f"\nreport JSON {total / 1e6:,.1f} MB, of which duplicates.ids {ids / 1e6:,.1f} MB inline; games for merging beside it {beside / 1e6:,.1f} MB ({beside / max(n, 1):.1f} bytes a game)")
 print(f"games: {agg.get('games')}")
 print(f"duplicates: games {dup.get('games')}, left_out {dup.get('left_out')}, untracked {dup.get('untracked', 0)}")
-print(f"players kept {len(agg.get('players', {})):,}, players_untracked {agg.get('players_untracked', 0):,}")
-print(f"by.event buckets {len(events):,}, (other) {json.dumps(other) if other else 'absent'}")
+print(f"players {len(agg.get('players', {})):,}")
+print(f"by.event buckets {len(events):,}")
 print(f"points events kept {len(agg.get('points', {})):,}, of which untracked (no standings) {sum(1 for p in agg.get('points', {}).values() if p.get('untracked')):,}; points_untracked_events {agg.get('points_untracked_events', 0):,}")
 for key in sorted(agg):
     size = len(json.dumps(agg[key]))

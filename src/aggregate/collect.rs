@@ -3,27 +3,30 @@
 //! control, year, rating, termination and event, the distributions of
 //! missed claims and automatic draws, the players who missed claims, the
 //! points per event ([`super::points`]) and the first examples of each
-//! kind. Memory stays bounded whatever the archive: names are counted up to
-//! [`NAME_CAP`] and [`PLAYER_CAP`].
+//! kind. Each judged game is counted from its [`Fact`], which the
+//! aggregate also keeps beside it for merging: a merge of aggregates counts
+//! their facts again ([`Tally::packed`]), in the same way.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::ops::AddAssign;
+use std::path::Path;
 
-use super::duplicates::{result_code, Seen};
+use super::duplicates::Seen;
 use super::event;
+use super::fact::{result_code, Fact, EXAMPLE_CANDIDATES};
 use super::model::{
     Aggregate, Bucket, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, SiteCounts,
-    AGGREGATE_VERSION, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP,
+    AGGREGATE_VERSION, EXAMPLES_PER_KIND,
 };
+use super::packed::Unpacked;
 use super::points::Points;
 use super::seen::Key;
-use crate::audit::{GameReport, Status};
-use crate::example::Example;
+use crate::audit::Status;
 use crate::facets::{Facets, TimeClass};
-use crate::finding::{Detail, Finding, Outcome, Via};
+use crate::finding::{Outcome, Via};
 use crate::kind::ByKind;
-use crate::laws::ByEdition;
+use crate::laws::{ByEdition, Edition};
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use crate::site::Site;
 
@@ -50,16 +53,15 @@ impl Aggregator {
             laws: laws.to_string(),
             dead: dead.to_string(),
             inputs: Vec::new(),
-            tally: Tally {
-                seen: Seen::new("once"),
-                ..Tally::default()
-            },
+            tally: Tally::new("once"),
             result: None,
         }
     }
 
     /// The name of the file the output writes: the games for merging go
-    /// to a binary file beside it ([`super::ids_path`]), not into the JSON.
+    /// to a binary file beside it ([`super::ids_path`]), not into the JSON,
+    /// as the run goes on (memory does not grow with them) where it is a
+    /// regular file.
     pub fn with_output_name(mut self, name: &str) -> Aggregator {
         self.out_name = name.to_string();
         self
@@ -69,8 +71,7 @@ impl Aggregator {
     /// statistics (`true`, the default: `--duplicates once`) or counted
     /// again (`--duplicates all`); repeats are listed either way.
     pub fn with_duplicates(mut self, once: bool) -> Aggregator {
-        self.tally.all = !once;
-        self.tally.seen = Seen::new(if once { "once" } else { "all" });
+        self.tally = Tally::new(if once { "once" } else { "all" });
         self
     }
 
@@ -82,12 +83,24 @@ impl Aggregator {
         match mode {
             "once" | "all" => Ok(self.with_duplicates(mode == "once")),
             "exact" => {
-                self.tally.all = false;
-                self.tally.seen = Seen::new("exact");
+                self.tally = Tally::new("exact");
                 Ok(self)
             }
             other => Err(format!("duplicates {other:?}: expected once, all or exact")),
         }
+    }
+
+    /// Before the first input: where the games for merging go (beside a
+    /// regular file, inline in a stream, nowhere without an output).
+    fn start(&mut self) -> io::Result<()> {
+        let name = self.out_name.as_str();
+        if self.out.is_none() {
+            self.tally.seen.pack_nothing();
+        } else if name != "-" && std::fs::metadata(name).is_ok_and(|m| m.is_file()) {
+            let spool = super::sidecar::IdsWriter::create(&super::ids_path(Path::new(name)))?;
+            self.tally.seen.spool_to(spool);
+        }
+        Ok(())
     }
 
     fn run_part(&self, run: &RunOutcome) -> RunPart {
@@ -105,6 +118,9 @@ impl Aggregator {
 
 impl Sink for Aggregator {
     fn begin_input(&mut self, file: &str) -> io::Result<()> {
+        if self.inputs.is_empty() {
+            self.start()?;
+        }
         self.inputs.push(file.to_string());
         self.tally.seen.begin_input(file);
         Ok(())
@@ -120,8 +136,12 @@ impl Sink for Aggregator {
     }
 
     fn finish(&mut self, run: &RunOutcome) -> io::Result<()> {
+        if self.inputs.is_empty() {
+            self.start()?;
+        }
+        self.tally.seen.finish_spool()?;
         let part = self.run_part(run);
-        let mut a = self.tally.aggregate(part);
+        let mut a = self.tally.aggregate(vec![part], None);
         if let Some(out) = &mut self.out {
             super::write_aggregate(&mut **out, &self.out_name, &mut a)?;
         }
@@ -146,12 +166,12 @@ impl AddAssign<&Counts> for Counts {
 
 impl Counts {
     /// One game with these findings: it counts once for each kind found.
-    fn of_game(findings: &[Finding]) -> Counts {
+    fn of_game(fact: &Fact<'_>) -> Counts {
         let mut one = Counts {
             games: 1,
             ..Counts::default()
         };
-        for f in findings {
+        for f in &fact.findings {
             one.kinds[f.kind] = 1;
         }
         one
@@ -206,15 +226,12 @@ impl Claims {
     }
 }
 
-/// Games counted by a tag's value (`Termination`, `Event`), up to
-/// [`NAME_CAP`] values.
+/// Games counted by a tag's value (`Termination`, `Event`).
 #[derive(Default)]
 struct Named {
     by_value: HashMap<Box<[u8]>, Counts>,
     /// Games without the tag.
     none: Counts,
-    /// Games of values beyond [`NAME_CAP`] distinct ones.
-    other: Counts,
 }
 
 impl Named {
@@ -223,18 +240,15 @@ impl Named {
             self.none += one;
             return;
         };
-        let full = self.by_value.len() >= NAME_CAP;
         match self.by_value.get_mut(v) {
             Some(c) => *c += one,
-            // memory stays bounded whatever the number of events
-            None if full => self.other += one,
             None => {
                 self.by_value.insert(v.into(), *one);
             }
         }
     }
 
-    /// The buckets by name, then `(none)` and `(other)`.
+    /// The buckets by name, then `(none)`.
     fn rows(&self) -> Vec<(String, Counts)> {
         // values that differ only in bytes that are not UTF-8 share a name
         let mut rows: BTreeMap<String, Counts> = BTreeMap::new();
@@ -245,36 +259,31 @@ impl Named {
         }
         let mut v: Vec<(String, Counts)> = rows.into_iter().collect();
         v.push(("(none)".into(), self.none));
-        v.push(("(other)".into(), self.other));
         v
     }
 }
 
-/// Players' missed claims, up to [`PLAYER_CAP`] players.
+/// Players' missed claims.
 #[derive(Default)]
 struct Players {
     by_name: HashMap<Box<[u8]>, PlayerCounts>,
-    /// Missed claims of players beyond the cap.
-    untracked: u64,
 }
 
 impl Players {
     fn add(&mut self, name: &[u8], lost: bool) {
         let lost = u64::from(lost);
-        let full = self.by_name.len() >= PLAYER_CAP;
         match self.by_name.get_mut(name) {
             Some(c) => {
                 c.missed += 1;
                 c.lost_after_missed += lost;
             }
-            None if !full => {
+            None => {
                 let c = PlayerCounts {
                     missed: 1,
                     lost_after_missed: lost,
                 };
                 self.by_name.insert(name.into(), c);
             }
-            None => self.untracked += 1,
         }
     }
 
@@ -293,12 +302,19 @@ impl Players {
 
 /// Everything counted while the run goes on.
 #[derive(Default)]
-struct Tally {
+pub(super) struct Tally {
     games: Games,
     /// Repeats of earlier games.
     seen: Seen,
     /// Repeats count in the statistics too (`--duplicates all`).
     all: bool,
+    /// Per kind, the findings so far in the judged games of this run
+    /// (those of a part, in a merge): the first [`EXAMPLE_CANDIDATES`]
+    /// carry their example rows ([`Fact::of`]).
+    candidates: ByKind<u32>,
+    /// Per kind, the findings so far in the judged games counted or left
+    /// out: a row is an example while this is below [`EXAMPLE_CANDIDATES`].
+    ordinals: ByKind<u32>,
     /// Findings of each kind (one per game and kind).
     kinds: ByKind<u64>,
     /// Of the missed claims' kinds.
@@ -308,7 +324,7 @@ struct Tally {
     year: BTreeMap<u16, Counts>,
     /// By band of mean rating ([`band_name`]).
     rating: BTreeMap<u16, Counts>,
-    time_rating: HashMap<(TimeClass, u16), Counts>,
+    time_rating: HashMap<(u8, u16), Counts>,
     termination: Named,
     /// By event ([`event`]: `Event`, `Site`, year).
     event: Named,
@@ -328,119 +344,174 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts in `mode` (`once`, `all`, `exact`).
+    pub(super) fn new(mode: &str) -> Tally {
+        Tally {
+            seen: Seen::new(mode),
+            all: mode == "all",
+            ..Tally::default()
+        }
+    }
+
+    /// The mode counted in.
+    pub(super) fn mode(&self) -> &str {
+        self.seen.mode()
+    }
+
     fn game(&mut self, game: &GameRecord<'_>) {
         let r = game.report;
         if !count_status(&mut self.games, r.status) {
             return;
         }
         let result = result_code(Facets::get(r.facets.result, game.text));
-        if let Some(key) = Key::of(r, result, self.seen.exact()) {
-            if self.seen.game(game.index, key) && !self.all {
-                self.seen.left_out();
-                return;
-            }
+        // the event: its tag, site and year ([`event`])
+        let fa = &r.facets;
+        let mut event_key = std::mem::take(&mut self.event_key);
+        let event = Facets::get(fa.event, game.text).map(|e| {
+            let site = Facets::get(fa.site, game.text);
+            event::write_key(&mut event_key, e, site, fa.event_year);
+            event_key.as_slice()
+        });
+        let fact = Fact::of(game, result, event, &mut self.candidates);
+        let key = Key::of(r, result, self.seen.exact());
+        let repeat = self.seen.game(game.index, key, &fact);
+        self.count(&fact, repeat);
+        self.event_key = event_key;
+    }
+
+    /// A judged game of the current input, of key `key` and fact `fact`.
+    #[cfg(test)]
+    fn judged(&mut self, game: u64, key: Key, fact: &Fact<'_>) {
+        count_status(&mut self.games, Status::Analysed);
+        let repeat = self.seen.game(game, key, fact);
+        self.count(fact, repeat);
+    }
+
+    /// A game as an aggregate packed it, counted again in a merge (the
+    /// games read, analysed and invalid are the parts' own).
+    pub(super) fn packed(&mut self, g: &Unpacked<'_>) {
+        let repeat = self.seen.game_packed(g);
+        self.count(&g.fact, repeat);
+    }
+
+    /// The games of `file` from game `first` on follow, in a merge.
+    pub(super) fn begin_or_continue(&mut self, file: &str, first: u64) {
+        self.seen.begin_or_continue(file, first);
+    }
+
+    /// Counts a judged game (a repeat of an earlier one: unless
+    /// `--duplicates all`, it is left out).
+    fn count(&mut self, fact: &Fact<'_>, repeat: bool) {
+        let mut ordinals = self.ordinals;
+        for f in &fact.findings {
+            ordinals[f.kind] = ordinals[f.kind].saturating_add(1);
         }
-        self.games.plies += u64::from(r.plies);
-        if !r.findings.is_empty() {
+        let before = std::mem::replace(&mut self.ordinals, ordinals);
+        if repeat && !self.all {
+            self.seen.left_out();
+            return;
+        }
+        self.games.plies += u64::from(fact.plies);
+        if !fact.findings.is_empty() {
             self.games.flagged += 1;
         }
         // Games, not findings, per kind: a game may break two of its site's
         // rules.
-        let one = Counts::of_game(&r.findings);
+        let one = Counts::of_game(fact);
         self.kinds += &one.kinds;
-        self.count_findings(r);
-        if let Some(site) = r.site {
-            self.sites[site as usize].add(r);
+        self.count_findings(fact);
+        if let Some(site) = fact.site {
+            count_site(&mut self.sites[usize::from(site)], fact);
         }
-        self.keep_examples(game);
-        self.count_facets(r, &one);
-        let fa = &r.facets;
-        let white = Facets::get(fa.white, game.text);
-        let black = Facets::get(fa.black, game.text);
-        self.count_players(r, white, black);
-        // the event: its tag, site and year ([`event`])
-        let event = match Facets::get(fa.event, game.text) {
-            Some(e) => {
-                let site = Facets::get(fa.site, game.text);
-                event::write_key(&mut self.event_key, e, site, fa.event_year);
-                Some(self.event_key.as_slice())
-            }
-            None => None,
-        };
-        if let (Some(event), Some(w), Some(b)) = (event, white, black) {
-            self.points.add(event, w, b, game);
+        self.keep_examples(fact, before);
+        self.count_facets(fact, &one);
+        self.count_players(fact);
+        if let (Some(event), Some(w), Some(b)) = (fact.event, fact.white, fact.black) {
+            self.points.add(event, w, b, fact);
         }
-        self.event.add(event, &one);
-        self.termination
-            .add(Facets::get(fa.termination, game.text), &one);
+        self.event.add(fact.event, &one);
+        self.termination.add(fact.termination, &one);
     }
 
     /// The missed claims by outcome and via, and the distributions.
-    fn count_findings(&mut self, r: &GameReport) {
-        for f in &r.findings {
-            match f.detail {
-                Detail::Missed { outcome, via } if f.kind.is_missed_claim() => {
-                    self.claims[f.kind].add(outcome, via);
-                    *self.first_claim.entry(f.ply / 10 * 10).or_default() += 1;
-                    *self
-                        .let_pass
-                        .entry(count_bucket(f.occurrences))
-                        .or_default() += 1;
-                }
-                _ => {}
+    fn count_findings(&mut self, fact: &Fact<'_>) {
+        for f in &fact.findings {
+            if let Some((outcome, via)) = f.missed().filter(|_| f.kind.is_missed_claim()) {
+                self.claims[f.kind].add(outcome, via);
+                *self.first_claim.entry(f.ply / 10 * 10).or_default() += 1;
+                *self
+                    .let_pass
+                    .entry(count_bucket(f.occurrences))
+                    .or_default() += 1;
             }
             if f.kind.is_automatic_draw() {
-                let after = r.plies.saturating_sub(f.ply);
+                let after = fact.plies.saturating_sub(f.ply);
                 *self.after_end.entry(count_bucket(after)).or_default() += 1;
             }
         }
     }
 
-    /// The first [`EXAMPLES_PER_KIND`] findings of each kind.
-    fn keep_examples(&mut self, game: &GameRecord<'_>) {
-        for f in &game.report.findings {
+    /// The first [`EXAMPLES_PER_KIND`] findings of each kind, of those
+    /// that carry their rows (`before`: the findings of each kind before
+    /// this game's).
+    fn keep_examples(&mut self, fact: &Fact<'_>, mut before: ByKind<u32>) {
+        for (i, f) in fact.findings.iter().enumerate() {
+            let ordinal = before[f.kind];
+            before[f.kind] = ordinal.saturating_add(1);
             let rows = &mut self.examples[f.kind];
-            if rows.len() < EXAMPLES_PER_KIND {
-                rows.push(example_row(Example::new(game, f)));
+            if ordinal >= EXAMPLE_CANDIDATES || rows.len() >= EXAMPLES_PER_KIND {
+                continue;
+            }
+            if let Some((_, row)) = fact.examples.iter().find(|(n, _)| *n as usize == i) {
+                rows.push(row.clone());
             }
         }
     }
 
     /// The game in its edition, time control, year and rating band.
-    fn count_facets(&mut self, r: &GameReport, one: &Counts) {
-        let fa = &r.facets;
-        self.edition[r.edition] += one;
-        self.time[fa.time_class as usize] += one;
-        *self.year.entry(fa.year.unwrap_or(0)).or_default() += one;
-        let band = fa.rating.map_or(u16::MAX, |m| m / 200 * 200);
-        *self.rating.entry(band).or_default() += one;
-        *self.time_rating.entry((fa.time_class, band)).or_default() += one;
+    fn count_facets(&mut self, fact: &Fact<'_>, one: &Counts) {
+        self.edition[Edition::ALL[usize::from(fact.edition)]] += one;
+        self.time[usize::from(fact.time_class)] += one;
+        *self.year.entry(fact.year).or_default() += one;
+        *self.rating.entry(fact.band).or_default() += one;
+        *self
+            .time_rating
+            .entry((fact.time_class, fact.band))
+            .or_default() += one;
     }
 
     /// Each missed claim to the claimant, by the `White` or `Black` tag.
-    fn count_players(&mut self, r: &GameReport, white: Option<&[u8]>, black: Option<&[u8]>) {
-        for f in &r.findings {
-            let Detail::Missed { outcome, .. } = f.detail else {
+    fn count_players(&mut self, fact: &Fact<'_>) {
+        for f in &fact.findings {
+            let Some((outcome, _)) = f.missed() else {
                 continue;
             };
-            if let Some(name) = if f.side.is_white() { white } else { black } {
+            if let Some(name) = if f.white { fact.white } else { fact.black } {
                 self.players.add(name, outcome == Outcome::Lost);
             }
         }
     }
 
-    /// The aggregate of what was counted, for the run `run`.
-    fn aggregate(&mut self, run: RunPart) -> Aggregate {
+    /// The aggregate of what was counted, for the runs `run` (in a
+    /// merge, `games` are the parts' but for `plies` and `flagged`).
+    pub(super) fn aggregate(&mut self, run: Vec<RunPart>, games: Option<&Games>) -> Aggregate {
+        let mut counted = self.games.clone();
+        if let Some(g) = games {
+            counted = Games {
+                plies: counted.plies,
+                flagged: counted.flagged,
+                ..g.clone()
+            };
+        }
         let points = self.points.events();
         Aggregate {
             schema_version: AGGREGATE_VERSION,
-            run: vec![run],
-            games: self.games.clone(),
+            run,
+            games: counted,
             kinds: self.kind_counts(),
             by: self.by(),
             distributions: self.distributions(),
             players: self.players.by_name(),
-            players_untracked: self.players.untracked,
             points_untracked_events: points.values().filter(|p| p.untracked).count() as u64,
             points,
             examples: self
@@ -509,7 +580,10 @@ impl Tally {
                 "time_control_rating",
                 self.time_rating
                     .iter()
-                    .map(|((t, b), c)| (format!("{}|{}", t.name(), band_name(*b)), *c))
+                    .map(|((t, b), c)| {
+                        let t = TimeClass::ALL[usize::from(*t)];
+                        (format!("{}|{}", t.name(), band_name(*b)), *c)
+                    })
                     .collect(),
             ),
         ];
@@ -569,16 +643,26 @@ fn count_status(games: &mut Games, status: Status) -> bool {
     true
 }
 
-fn example_row(e: Example) -> ExampleRow {
-    ExampleRow {
-        file: e.file,
-        game: e.game,
-        line: e.line,
-        players: e.players,
-        place: e.place,
-        what: e.what,
-        link: e.link,
+/// A counted game its site's rules judged ([`SiteCounts::add`]'s counts).
+fn count_site(c: &mut SiteCounts, fact: &Fact<'_>) {
+    c.games += 1;
+    if let Some(supported) = fact.ruling {
+        c.rulings_checked += 1;
+        c.rulings_supported += u64::from(supported);
     }
+    let mut rules = [false; crate::site::Rule::ALL.len()];
+    let mut flags = false;
+    for f in &fact.findings {
+        if let Some(r) = f.rule() {
+            rules[r] = true;
+        } else if f.detail == super::fact::DETAIL_FLAG {
+            flags = true;
+        }
+    }
+    for (n, hit) in c.rules.iter_mut().zip(rules) {
+        *n += u64::from(hit);
+    }
+    c.flags_scored_otherwise += u64::from(flags);
 }
 
 /// `2023`; `unknown` for a game without a year.
@@ -627,3 +711,6 @@ fn count_label(b: u32) -> String {
         _ => "0100+".into(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,21 +9,21 @@
 //! otherwise. The findings (JSONL and the other per-finding outputs) list
 //! every game as given.
 //!
-//! **Merging.** An aggregate carries, per input, what the duplicate finder
-//! compares of each game it judged ([`InputIds`], packed by
-//! [`super::packed`]), so a merge finds the repeats across aggregates
-//! exactly and lists them as one run over all the inputs would. What a
-//! merge cannot do is take such a repeat out of the statistics of the
-//! aggregate that counted it: that would need each game's share of every
-//! count. Those repeats stay counted, and the merged aggregate says how
-//! many (`games - left_out`).
+//! **Merging.** An aggregate carries, per input, each game it judged as
+//! the duplicate finder compares it and as the statistics count it
+//! ([`InputIds`], packed by [`super::packed`]), so a merge looks for the
+//! repeats across aggregates exactly as one run over all the inputs would,
+//! and counts the games again without them: merged parts give the
+//! statistics of one run.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::packed::{base64, unbase64, unpacked, Packer};
+use super::fact::{Fact, RESULTS};
+use super::packed::{base64, unbase64, unpacked, Packer, Unpacked};
 use super::seen::{differences, unpack, Key, Looked, Table};
+use super::sidecar::IdsWriter;
 
 pub use super::seen::ID_CAP;
 
@@ -43,10 +43,11 @@ pub struct Duplicates {
     pub games: u64,
     /// Of those, whose recorded `Result` differs from the first's.
     pub results_differ: u64,
-    /// Of those, left out of every statistic (all of them in one run with
-    /// `once`; a merge leaves in those it found across aggregates).
+    /// Of those, left out of every statistic (all of them with `once` and
+    /// `exact`, none with `all`).
     pub left_out: u64,
-    /// Games judged but not looked for, beyond [`ID_CAP`] ids.
+    /// Games judged but not looked for, beyond [`ID_CAP`] first
+    /// occurrences.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub untracked: u64,
     /// The first occurrence's file → the repeat's file → counts.
@@ -115,8 +116,8 @@ pub struct GameAt {
 /// The games an input had judged, packed (per game: the game number's
 /// step, the result and flags, the hashes of the mainline and of the
 /// site's game id, the players' name keys, the date, the round and the
-/// spelling of each compared tag), in base64 (standard alphabet, no
-/// padding).
+/// spelling of each compared tag, then its share of the counts), in base64
+/// (standard alphabet, no padding) where the JSON holds them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputIds {
     /// The input, as named.
@@ -140,15 +141,6 @@ mod in_base64 {
     }
 }
 
-/// The recorded results, by code.
-const RESULTS: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
-
-/// The code of a `Result` tag's value.
-pub(super) fn result_code(tag: Option<&[u8]>) -> u8 {
-    let v = tag.map(crate::parse::trim).unwrap_or_default();
-    RESULTS.iter().position(|r| r.as_bytes() == v).unwrap_or(0) as u8
-}
-
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -161,8 +153,19 @@ pub(super) struct Seen {
     files: Vec<String>,
     /// The current input's games, packed (not yet in base64).
     packed: Packer,
+    /// Where the packed games go while the run goes on, instead of
+    /// [`Duplicates::ids`]; the first error writing them.
+    spool: Option<IdsWriter>,
+    spool_error: Option<std::io::Error>,
+    /// No one reads the games packed (no aggregate is written): they are
+    /// not kept.
+    unpacked: bool,
     dup: Duplicates,
 }
+
+/// Packed games go to the file beside the aggregate when this many are
+/// waiting.
+const SPOOL_BYTES: usize = 1 << 20;
 
 impl Seen {
     /// Counts in `mode` (`once`, `all`, `exact`).
@@ -176,25 +179,25 @@ impl Seen {
         }
     }
 
+    /// The mode counted in.
+    pub(super) fn mode(&self) -> &str {
+        &self.dup.mode
+    }
+
     /// Whether games are keyed by their content id alone.
     pub(super) fn exact(&self) -> bool {
         self.dup.mode == "exact"
     }
 
-    /// Resumes from an aggregate's repeats, to merge another's in.
-    fn resume(dup: &Duplicates) -> Seen {
-        let mut s = Seen {
-            dup: dup.clone(),
-            ..Seen::default()
-        };
-        for (f, input) in dup.ids.iter().enumerate() {
-            s.files.push(input.file.clone());
-            for (game, key) in unpacked(&input.games) {
-                // its repeats within itself are counted in it already
-                let _ = s.table.look(f, game, key);
-            }
-        }
-        s
+    /// The games packed go to `spool` as they come, not into
+    /// [`Duplicates::ids`] (which says `ids_beside`).
+    pub(super) fn spool_to(&mut self, spool: IdsWriter) {
+        self.spool = Some(spool);
+    }
+
+    /// The games are not packed: no one reads them.
+    pub(super) fn pack_nothing(&mut self) {
+        self.unpacked = true;
     }
 
     /// A new input starts.
@@ -202,10 +205,48 @@ impl Seen {
         self.end_input();
         self.files.push(file.to_string());
         self.packed = Packer::default();
+        if let Some(s) = &mut self.spool {
+            if let Err(e) = s.begin_input(file) {
+                self.spool_error.get_or_insert(e);
+            }
+        }
     }
 
-    /// The current input's games into [`Duplicates::ids`].
+    /// The packed games waiting, to the spool where there is one.
+    fn spill(&mut self) {
+        if let Some(s) = &mut self.spool {
+            if self.spool_error.is_none() {
+                if let Err(e) = s.write(&self.packed.bytes) {
+                    self.spool_error = Some(e);
+                }
+            }
+            self.packed.bytes.clear();
+        }
+    }
+
+    /// The games of `file` from game `first` on follow: a new input, or
+    /// the next part of the current one (`crate::parts`, numbered as in
+    /// the whole file), whose games continue its entry.
+    pub(super) fn begin_or_continue(&mut self, file: &str, first: u64) {
+        let continues = self.files.last().is_some_and(|l| l == file)
+            && self.dup.ids.len() < self.files.len()
+            && !self.packed.bytes.is_empty()
+            && first > self.packed.last;
+        if !continues {
+            self.begin_input(file);
+        }
+    }
+
+    /// The current input's games into [`Duplicates::ids`] (or the spool).
     fn end_input(&mut self) {
+        if self.spool.is_some() {
+            self.spill();
+            return;
+        }
+        if self.dup.ids_beside {
+            // all of them are in the file beside the aggregate
+            return;
+        }
         if let Some(file) = self.files.last() {
             if self.dup.ids.len() < self.files.len() {
                 self.dup.ids.push(InputIds {
@@ -216,25 +257,33 @@ impl Seen {
         }
     }
 
-    /// Game `game` (0-based) of the current input, of key `key`: whether it
-    /// repeats an earlier game.
-    pub(super) fn game(&mut self, game: u64, key: Key) -> bool {
-        let (repeat, kept) = self.look(game, key);
-        if kept {
-            self.packed.push(game, &key);
+    /// Game `game` (0-based) of the current input, of key `key` and fact
+    /// `fact`: whether it repeats an earlier game.
+    pub(super) fn game(&mut self, game: u64, key: Key, fact: &Fact<'_>) -> bool {
+        if !self.unpacked {
+            self.packed.push(game, &key, fact);
+            if self.packed.bytes.len() >= SPOOL_BYTES {
+                self.spill();
+            }
         }
-        repeat
+        self.look(game, key)
     }
 
-    /// Whether `key` was seen (a repeat, counted), and whether the game
-    /// is kept (a repeat, or a first occurrence within [`ID_CAP`]).
-    fn look(&mut self, game: u64, key: Key) -> (bool, bool) {
+    /// A game as an aggregate packed it: whether it repeats an earlier
+    /// game.
+    pub(super) fn game_packed(&mut self, g: &Unpacked<'_>) -> bool {
+        self.packed.push_packed(g.game, g.bytes);
+        self.look(g.game, g.key)
+    }
+
+    /// Whether `key` was seen (a repeat, counted).
+    fn look(&mut self, game: u64, key: Key) -> bool {
         let file = self.files.len().saturating_sub(1);
         let (at, first) = match self.table.look(file, game, key) {
-            Looked::First => return (false, true),
+            Looked::First => return false,
             Looked::Untracked => {
                 self.dup.untracked += 1;
-                return (false, false);
+                return false;
             }
             Looked::Repeat { at, first } => (at, first),
         };
@@ -272,7 +321,7 @@ impl Seen {
                 later: at(&self.files[file], game, key.result),
             });
         }
-        (true, true)
+        true
     }
 
     /// A repeat left out of the statistics.
@@ -286,38 +335,45 @@ impl Seen {
         self.end_input();
         std::mem::take(&mut self.dup)
     }
+
+    /// The run is over: the spool's games are all on disk (the aggregate
+    /// then says `ids_beside`), or the first error writing them.
+    pub(super) fn finish_spool(&mut self) -> std::io::Result<()> {
+        self.end_input();
+        let Some(mut s) = self.spool.take() else {
+            return Ok(());
+        };
+        if let Some(e) = self.spool_error.take() {
+            return Err(e);
+        }
+        s.finish()?;
+        self.dup.ids_beside = true;
+        Ok(())
+    }
 }
 
 impl Duplicates {
-    /// Adds the repeats of an aggregate of later inputs: its games are
-    /// looked for among the games of this one and its own, as one run over
-    /// all the inputs would (its repeats within itself are found again, so
-    /// its counts are not added); those found here stay in its statistics
-    /// (they are not [`Duplicates::left_out`]).
-    pub fn merge(&mut self, other: &Duplicates) {
-        let mut merge = DuplicatesMerge::new(self);
-        merge.add(other);
-        *self = merge.finish();
-    }
-
     /// Numbers the games of `file` as in a whole of which they are the
-    /// games after the first `by` (a part's games, `crate::parts`).
-    pub fn shift_games(&mut self, file: &str, by: u64) {
-        if by == 0 {
+    /// games after the first `games` and the lines after the first
+    /// `lines` (a part's games, `crate::parts`): the repeats listed, and
+    /// the games packed with their example rows and correction.
+    pub fn shift_games(&mut self, file: &str, games: u64, lines: u64) {
+        if games == 0 && lines == 0 {
             return;
         }
         let rows = self.results_differ_examples.iter_mut();
         for row in rows.chain(self.examples.iter_mut()) {
             for at in [&mut row.first, &mut row.later] {
                 if at.file == file {
-                    at.game += by;
+                    at.game += games;
                 }
             }
         }
         for input in self.ids.iter_mut().filter(|i| i.file == file) {
             let mut packed = Packer::default();
-            for (game, key) in unpacked(&input.games) {
-                packed.push(game + by, &key);
+            for mut g in unpacked(&input.games) {
+                g.fact.shift(file, games, lines);
+                packed.push(g.game + games, &g.key, &g.fact);
             }
             input.games = packed.bytes;
         }
@@ -329,111 +385,10 @@ impl Duplicates {
     }
 }
 
-/// [`Duplicates::merge`] over many aggregates in order, in one pass: one
-/// table of ids for all of them, and a file's packed games extended in
-/// place while its parts follow one another. (Merging pairwise rebuilt the
-/// table from every id so far and packed the file's games again at each
-/// step: quadratic in the number of parts; 256 parts of the shared corpus
-/// took longer to merge than to audit.)
-pub struct DuplicatesMerge {
-    s: Seen,
-    /// The games of the last entry of the ids, unpacked once
-    /// an input of the same file follows it.
-    tail: Option<Tail>,
-}
-
-#[derive(Default)]
-struct Tail {
-    packed: Packer,
-    /// Games were added: the entry is packed again when closed (else it
-    /// is left as it came).
-    grown: bool,
-}
-
-impl DuplicatesMerge {
-    /// Starts from `first`'s repeats.
-    pub fn new(first: &Duplicates) -> DuplicatesMerge {
-        DuplicatesMerge {
-            s: Seen::resume(first),
-            tail: None,
-        }
-    }
-
-    /// Adds the repeats of an aggregate of later inputs, as
-    /// [`Duplicates::merge`] does.
-    pub fn add(&mut self, other: &Duplicates) {
-        let mode = match (self.s.dup.mode.as_str(), other.mode.as_str()) {
-            ("", m) | (m, "") => m.to_string(),
-            (a, b) if a == b => a.to_string(),
-            _ => "mixed".to_string(),
-        };
-        self.s.dup.mode = mode;
-        for input in &other.ids {
-            // The next part of the same file (`crate::parts`, numbered as
-            // in the whole file): its games continue that file's entry.
-            let games = &input.games;
-            let first = unpacked(games).next().map(|g| g.0);
-            let continues = self.s.dup.ids.last().is_some_and(|l| l.file == input.file)
-                && first.is_some_and(|first| {
-                    let packed = &self.tail().packed;
-                    !packed.bytes.is_empty() && first > packed.last
-                });
-            if !continues {
-                self.s.files.push(input.file.clone());
-            }
-            for (game, key) in unpacked(games) {
-                self.s.look(game, key);
-                if continues {
-                    let tail = self.tail();
-                    tail.packed.push(game, &key);
-                    tail.grown = true;
-                }
-            }
-            if !continues {
-                self.close_tail();
-                self.s.dup.ids.push(input.clone());
-            }
-        }
-        self.s.dup.left_out += other.left_out;
-        self.s.dup.untracked += other.untracked;
-    }
-
-    /// The merged repeats.
-    pub fn finish(mut self) -> Duplicates {
-        self.close_tail();
-        self.s.dup
-    }
-
-    /// The last entry's games, unpacked on first use.
-    fn tail(&mut self) -> &mut Tail {
-        let ids = &self.s.dup.ids;
-        self.tail.get_or_insert_with(|| {
-            let mut tail = Tail::default();
-            let games = ids.last().map_or(&[][..], |l| l.games.as_slice());
-            for (game, key) in unpacked(games) {
-                tail.packed.push(game, &key);
-            }
-            tail
-        })
-    }
-
-    /// Packs the last entry's games back into it.
-    fn close_tail(&mut self) {
-        if let (Some(tail), Some(last)) = (self.tail.take(), self.s.dup.ids.last_mut()) {
-            if tail.grown {
-                last.games = tail.packed.bytes;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::identity::{Identity, NameKey};
-
-    /// A game: its number, mainline and result.
-    type Game = (u64, u64, u8);
 
     fn key(mainline: u64, result: u8) -> Key {
         Key {
@@ -442,55 +397,6 @@ mod tests {
             result,
             id: Identity::default(),
         }
-    }
-
-    /// The repeats of one run over `inputs` (file, games).
-    fn run(inputs: &[(&str, &[Game])]) -> Duplicates {
-        let mut s = Seen::new("once");
-        for (file, games) in inputs {
-            s.begin_input(file);
-            for &(game, mainline, result) in *games {
-                s.game(game, key(mainline, result));
-            }
-        }
-        s.duplicates()
-    }
-
-    #[test]
-    fn merging_many_in_one_pass_equals_merging_pairwise_and_one_run() {
-        // a.pgn in three parts numbered as in the whole file, then b.pgn;
-        // repeats within a part, across parts, across files
-        let a1: &[Game] = &[(0, 1, 1), (1, 2, 3), (2, 1, 1)];
-        let a2: &[Game] = &[(3, 3, 2), (4, 2, 1)];
-        let a3: &[Game] = &[(5, 4, 3), (6, 3, 2), (7, 5, 0)];
-        let b: &[Game] = &[(0, 5, 0), (1, 1, 2), (2, 6, 1)];
-        let parts = [
-            run(&[("a.pgn", a1)]),
-            run(&[("a.pgn", a2)]),
-            run(&[("a.pgn", a3)]),
-            run(&[("b.pgn", b)]),
-        ];
-        let mut one_pass = DuplicatesMerge::new(&Duplicates::default());
-        let mut pairwise = Duplicates::default();
-        for p in &parts {
-            one_pass.add(p);
-            pairwise.merge(p);
-        }
-        let one_pass = one_pass.finish();
-        assert_eq!(one_pass, pairwise);
-        let whole = run(&[("a.pgn", &[a1, a2, a3].concat()), ("b.pgn", b)]);
-        assert_eq!(one_pass.ids, whole.ids);
-        assert_eq!(one_pass.ids.len(), 2, "the parts of a.pgn are one entry");
-        assert_eq!(
-            (one_pass.games, one_pass.results_differ, &one_pass.pairs),
-            (whole.games, whole.results_differ, &whole.pairs)
-        );
-        assert_eq!(one_pass.examples, whole.examples);
-        assert_eq!(
-            one_pass.results_differ_examples,
-            whole.results_differ_examples
-        );
-        assert_eq!((whole.games, whole.results_differ), (5, 2));
     }
 
     #[test]
@@ -515,12 +421,23 @@ mod tests {
             round: 3,
             spelt: [1, 2, 3, 4, 5, 6],
         };
-        assert!(!s.game(0, key(1, 1)));
-        assert!(!s.game(300, rich));
-        assert!(s.game(100_000, key(1, 2)));
+        let plain = Fact::default();
+        let fact = super::super::fact::tests::rich_fact();
+        assert!(!s.game(0, key(1, 1), &plain));
+        assert!(!s.game(300, rich, &fact));
+        assert!(s.game(100_000, key(1, 2), &plain));
         let d = s.duplicates();
-        let back: Vec<_> = unpacked(&d.ids[0].games).collect();
-        assert_eq!(back, [(0, key(1, 1)), (300, rich), (100_000, key(1, 2))]);
+        let back: Vec<_> = unpacked(&d.ids[0].games)
+            .map(|g| (g.game, g.key, g.fact))
+            .collect();
+        assert_eq!(
+            back,
+            [
+                (0, key(1, 1), plain.clone()),
+                (300, rich, fact),
+                (100_000, key(1, 2), plain)
+            ]
+        );
         assert_eq!((d.games, d.results_differ), (1, 1));
         let row = &d.results_differ_examples[0];
         assert_eq!((row.first.game, row.later.game), (1, 100_001));

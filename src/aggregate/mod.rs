@@ -11,12 +11,15 @@
 //! One concern a file:
 //!
 //! ```text
-//! model     the aggregate as JSON, its parts, and merging
+//! model     the aggregate as JSON and its parts
+//! merge     aggregates merged: their games counted again, as one run
 //! collect   the Aggregator sink: what it counts per game
+//! rows      what a person reads: examples and corrections
 //! points    Art. 11 per event: standings as recorded and as the Laws give them, corrections
 //! event     an event's identity (Event, Site, year) and its name for people
 //! duplicates  games repeated: counted once, listed, merged
 //! seen      the duplicate finder's table: what makes two records one game
+//! fact      a game's share of every count, to count it again in a merge
 //! packed    what an aggregate carries per game for merging
 //! sidecar   those games in a binary file beside the JSON
 //! ```
@@ -24,20 +27,22 @@
 mod collect;
 mod duplicates;
 pub mod event;
+mod fact;
+mod merge;
 mod model;
 mod packed;
 mod points;
+mod rows;
 mod seen;
 mod sidecar;
 
 pub use collect::Aggregator;
 pub use duplicates::{
-    DuplicateRow, Duplicates, DuplicatesMerge, GameAt, InputIds, PairCounts, DUPLICATE_EXAMPLES,
-    ID_CAP,
+    DuplicateRow, Duplicates, GameAt, InputIds, PairCounts, DUPLICATE_EXAMPLES, ID_CAP,
 };
+pub use merge::{merge_files, merge_texts, AggregateMerge};
 pub use model::{
-    merge_files, merge_texts, read_aggregate, Aggregate, AggregateMerge, Bucket, Correction,
-    EventPoints, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, AGGREGATE_VERSION,
-    EVENT_PLAYER_CAP, EXAMPLES_PER_KIND, NAME_CAP, PLAYER_CAP, POINT_PAIR_CAP,
+    read_aggregate, Aggregate, Bucket, Correction, EventPoints, ExampleRow, Games, KindCounts,
+    PlayerCounts, RunPart, AGGREGATE_VERSION, EVENT_PLAYER_CAP, EXAMPLES_PER_KIND,
 };
 pub use sidecar::{ids_path, read_aggregate_file, read_ids, write_aggregate, write_ids};

@@ -5,10 +5,12 @@
 //! mainline; bit 4: a site id), the mainline's hash (8 bytes, where bit
 //! 3), the site id's hash (8 bytes, where bit 4), White's and Black's
 //! [`NameKey`] (4 + 1 bytes each), the date (4), the round (2) and the
-//! spelling of each compared tag (6 × 2), integers little-endian.
+//! spelling of each compared tag (6 × 2), integers little-endian; then the
+//! game's share of the counts ([`super::fact`]).
 
 use crate::identity::{Identity, NameKey};
 
+use super::fact::{varint, Fact, Reader};
 use super::seen::Key;
 
 /// Games packed one after another, with the last game number.
@@ -19,10 +21,27 @@ pub(super) struct Packer {
 }
 
 impl Packer {
-    pub(super) fn push(&mut self, game: u64, key: &Key) {
+    /// Packs game `game` of key `key` and fact `fact`.
+    pub(super) fn push(&mut self, game: u64, key: &Key, fact: &Fact<'_>) {
+        self.push_key(game, key);
+        fact.write(&mut self.bytes);
+    }
+
+    /// Packs game `game` whose key and fact were packed as `bytes` (from
+    /// [`unpacked`]).
+    pub(super) fn push_packed(&mut self, game: u64, bytes: &[u8]) {
+        self.step(game);
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    fn step(&mut self, game: u64) {
         // games come in order; a step back (a caller's) is kept as 0
         varint(&mut self.bytes, game.saturating_sub(self.last));
         self.last = self.last.max(game);
+    }
+
+    fn push_key(&mut self, game: u64, key: &Key) {
+        self.step(game);
         let id = &key.id;
         let flags = key.result & 3
             | u8::from(key.long) << 2
@@ -47,68 +66,91 @@ impl Packer {
     }
 }
 
-/// Appends `n` as LEB128.
-fn varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push(n as u8 | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
+/// A packed game: its number, key and fact, and the bytes of the key and
+/// the fact (to pack them again as they are).
+pub(super) struct Unpacked<'a> {
+    pub(super) game: u64,
+    pub(super) key: Key,
+    pub(super) fact: Fact<'a>,
+    pub(super) bytes: &'a [u8],
 }
 
-/// The games packed in `bytes`: game number and key. Stops at the first
-/// malformed one.
-pub(super) fn unpacked(bytes: &[u8]) -> impl Iterator<Item = (u64, Key)> + '_ {
+/// The games packed in `bytes`. Stops at the first malformed one
+/// ([`well_formed`] says whether there is one).
+pub(super) fn unpacked(bytes: &[u8]) -> impl Iterator<Item = Unpacked<'_>> + '_ {
     let mut at = 0;
     let mut game = 0u64;
     std::iter::from_fn(move || {
-        let mut step = 0u64;
-        let mut shift = 0;
-        loop {
-            let b = *bytes.get(at)?;
-            at += 1;
-            step |= u64::from(b & 0x7f).checked_shl(shift)?;
-            shift += 7;
-            if b < 0x80 {
-                break;
-            }
-        }
-        game = game.checked_add(step)?;
-        let mut take = |n: usize| -> Option<&[u8]> {
-            let s = bytes.get(at..at + n)?;
-            at += n;
-            Some(s)
+        let mut r = Reader { bytes, at };
+        game = game.checked_add(r.varint()?)?;
+        let start = r.at;
+        let key = read_key(&mut r)?;
+        let mut end = r.at;
+        let fact = Fact::read(bytes, &mut end)?;
+        at = end;
+        Some(Unpacked {
+            game,
+            key,
+            fact,
+            bytes: &bytes[start..end],
+        })
+    })
+}
+
+/// Whether every game packed in `bytes` reads back.
+pub(super) fn well_formed(bytes: &[u8]) -> bool {
+    let mut at = 0;
+    let mut r = Reader { bytes, at };
+    while r.at < bytes.len() {
+        let ok = r.varint().is_some() && read_key(&mut r).is_some() && {
+            at = r.at;
+            Fact::read(bytes, &mut at).is_some()
         };
-        let flags = take(1)?[0];
-        let u64_of = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("8 bytes"));
-        let u32_of = |s: &[u8]| u32::from_le_bytes(s.try_into().expect("4 bytes"));
-        let u16_of = |s: &[u8]| u16::from_le_bytes(s.try_into().expect("2 bytes"));
-        let mainline = if flags & 8 != 0 { u64_of(take(8)?) } else { 0 };
-        let site = if flags & 16 != 0 { u64_of(take(8)?) } else { 0 };
-        let mut names = [NameKey::default(); 2];
-        for n in &mut names {
-            n.surname = u32_of(take(4)?);
-            n.initial = take(1)?[0];
+        if !ok {
+            return false;
         }
-        let date = u32_of(take(4)?);
-        let round = u16_of(take(2)?);
-        let mut spelt = [0u16; 6];
-        for s in &mut spelt {
-            *s = u16_of(take(2)?);
-        }
-        let key = Key {
-            mainline,
-            long: flags & 4 != 0,
-            result: flags & 3,
-            id: Identity {
-                site,
-                names,
-                date,
-                round,
-                spelt,
-            },
-        };
-        Some((game, key))
+        r.at = at;
+    }
+    true
+}
+
+fn read_key(r: &mut Reader<'_>) -> Option<Key> {
+    let flags = r.byte()?;
+    let u64_of = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("8 bytes"));
+    let u32_of = |s: &[u8]| u32::from_le_bytes(s.try_into().expect("4 bytes"));
+    let u16_of = |s: &[u8]| u16::from_le_bytes(s.try_into().expect("2 bytes"));
+    let mainline = if flags & 8 != 0 {
+        u64_of(r.take(8)?)
+    } else {
+        0
+    };
+    let site = if flags & 16 != 0 {
+        u64_of(r.take(8)?)
+    } else {
+        0
+    };
+    let mut names = [NameKey::default(); 2];
+    for n in &mut names {
+        n.surname = u32_of(r.take(4)?);
+        n.initial = r.byte()?;
+    }
+    let date = u32_of(r.take(4)?);
+    let round = u16_of(r.take(2)?);
+    let mut spelt = [0u16; 6];
+    for s in &mut spelt {
+        *s = u16_of(r.take(2)?);
+    }
+    Some(Key {
+        mainline,
+        long: flags & 4 != 0,
+        result: flags & 3,
+        id: Identity {
+            site,
+            names,
+            date,
+            round,
+            spelt,
+        },
     })
 }
 

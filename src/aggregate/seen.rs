@@ -41,7 +41,7 @@ pub(super) struct Key {
     pub(super) mainline: u64,
     /// A mainline of [`LONG_PLIES`] or more.
     pub(super) long: bool,
-    /// The recorded result ([`super::duplicates::result_code`]).
+    /// The recorded result ([`super::fact::result_code`]).
     pub(super) result: u8,
     /// The tags compared.
     pub(super) id: Identity,
@@ -49,9 +49,15 @@ pub(super) struct Key {
 
 impl Key {
     /// The key of a judged game scored `result`, by the librarian's
-    /// rules, or by its content id alone (`exact`).
-    pub(super) fn of(r: &GameReport, result: u8, exact: bool) -> Option<Key> {
-        let content = r.content?;
+    /// rules, or by its content id alone (`exact`); a game without a
+    /// content id (none is judged without) repeats none.
+    pub(super) fn of(r: &GameReport, result: u8, exact: bool) -> Key {
+        let Some(content) = r.content else {
+            return Key {
+                result,
+                ..Key::default()
+            };
+        };
         let mut id = r.facets.identity;
         if exact {
             // the content id already holds the players, date and round
@@ -59,19 +65,19 @@ impl Key {
             id.names = Default::default();
             id.date = 0;
             let folded = (content.0 as u64) ^ (content.0 >> 64) as u64;
-            return Some(Key {
+            return Key {
                 mainline: folded.max(1),
                 long: true,
                 result,
                 id,
-            });
+            };
         }
-        Some(Key {
+        Key {
             mainline: r.mainline.unwrap_or(0),
             long: r.plies >= LONG_PLIES,
             result,
             id,
-        })
+        }
     }
 
     /// Whether `self`, an earlier game with the same mainline, is the game
@@ -259,6 +265,10 @@ impl Table {
                 at: e.at,
                 first: e.key,
             };
+        }
+        if k.id.site == 0 && k.mainline == 0 {
+            // nothing can repeat it: no moves, no site id
+            return Looked::First;
         }
         match pack(file, k.result, game) {
             Some(p) if self.insert(k, p) => Looked::First,

@@ -1,11 +1,12 @@
 //! The games an aggregate carries for merging ([`InputIds`]), kept beside
 //! its JSON in a binary file (`AGG.json.ids`) so that the JSON stays small
-//! whatever the number of games: about 45 bytes a game there, against 60
-//! in base64 inside the JSON. An aggregate written to a file has its ids
+//! whatever the number of games: about 90 bytes a game there (what the
+//! duplicate finder compares, and the game's share of the counts), a third
+//! more in base64 inside the JSON. An aggregate written to a file has its ids
 //! beside it (`duplicates.ids_beside`); one written to a stream or handed
 //! over in memory (the Python package) keeps them inline.
 //!
-//! The file: the line `pgn-arbiter ids 2`, then per input its name's
+//! The file: the line `pgn-arbiter ids 3`, then per input its name's
 //! length (4 bytes, little-endian), the name (UTF-8), its games' length (8
 //! bytes) and the games as [`super::packed`] packs them.
 
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::duplicates::InputIds;
 use super::model::{read_aggregate, Aggregate};
 
-const MAGIC: &[u8] = b"pgn-arbiter ids 2\n";
+const MAGIC: &[u8] = b"pgn-arbiter ids 3\n";
 
 /// The file beside the aggregate `json` that holds its ids.
 pub fn ids_path(json: &Path) -> PathBuf {
@@ -50,7 +51,7 @@ pub fn read_ids(path: &Path) -> Result<Vec<InputIds>, String> {
     let mut magic = vec![0; MAGIC.len()];
     r.read_exact(&mut magic).map_err(|_| bad("too short"))?;
     if magic != MAGIC {
-        return Err(bad("it does not start with `pgn-arbiter ids 2`"));
+        return Err(bad("it does not start with `pgn-arbiter ids 3`"));
     }
     let mut ids = Vec::new();
     loop {
@@ -93,10 +94,13 @@ pub fn read_aggregate_file(p: &str) -> Result<Aggregate, String> {
 /// Writes `a` as one line of JSON to `out`; where `json` names the regular
 /// file `out` writes (not `-`, not `/dev/null`), its ids go beside it
 /// ([`ids_path`]): they are taken out of `a` while its JSON is written, and
-/// put back.
+/// put back. An aggregate whose ids were written beside it while the run
+/// went on (`ids_beside` and no ids) is written as it is.
 pub fn write_aggregate(out: &mut dyn Write, json: &str, a: &mut Aggregate) -> io::Result<()> {
+    // written beside it already, while the run went on ([`IdsWriter`])
+    let spooled = a.duplicates.ids_beside && a.duplicates.ids.is_empty();
     let regular = json != "-" && std::fs::metadata(json).is_ok_and(|m| m.is_file());
-    let beside = regular && !a.duplicates.ids.is_empty();
+    let beside = !spooled && regular && !a.duplicates.ids.is_empty();
     if beside {
         write_ids(&ids_path(Path::new(json)), &a.duplicates.ids)?;
     }
@@ -105,7 +109,7 @@ pub fn write_aggregate(out: &mut dyn Write, json: &str, a: &mut Aggregate) -> io
     } else {
         Vec::new()
     };
-    a.duplicates.ids_beside = beside;
+    a.duplicates.ids_beside = spooled || beside;
     let line = serde_json::to_vec(&*a);
     if beside {
         a.duplicates.ids = ids;
@@ -114,4 +118,81 @@ pub fn write_aggregate(out: &mut dyn Write, json: &str, a: &mut Aggregate) -> io
     out.write_all(&line.map_err(io::Error::other)?)?;
     out.write_all(b"\n")?;
     out.flush()
+}
+
+/// The games for merging written to the file beside an aggregate while
+/// the run goes on ([`super::Aggregator::with_output_name`]), so that
+/// memory does not grow with them: per input its header with its games'
+/// length left open, the games as they come, the length written last.
+pub(super) struct IdsWriter {
+    out: BufWriter<File>,
+    path: PathBuf,
+    /// Where the current input's games' length goes, and their length.
+    open: Option<(u64, u64)>,
+    /// Bytes written so far.
+    at: u64,
+}
+
+impl IdsWriter {
+    /// Creates the file `path`.
+    pub(super) fn create(path: &Path) -> io::Result<IdsWriter> {
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(named)?);
+        out.write_all(MAGIC).map_err(named)?;
+        Ok(IdsWriter {
+            out,
+            path: path.to_path_buf(),
+            open: None,
+            at: MAGIC.len() as u64,
+        })
+    }
+
+    fn named(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+    }
+
+    /// An input named `file` starts (the previous one ends).
+    pub(super) fn begin_input(&mut self, file: &str) -> io::Result<()> {
+        self.end_input()?;
+        let mut head = Vec::with_capacity(12 + file.len());
+        head.extend_from_slice(&(file.len() as u32).to_le_bytes());
+        head.extend_from_slice(file.as_bytes());
+        let len_at = self.at + head.len() as u64;
+        head.extend_from_slice(&0u64.to_le_bytes());
+        self.out.write_all(&head).map_err(|e| self.named(e))?;
+        self.at += head.len() as u64;
+        self.open = Some((len_at, 0));
+        Ok(())
+    }
+
+    /// More games of the current input, packed.
+    pub(super) fn write(&mut self, games: &[u8]) -> io::Result<()> {
+        self.out.write_all(games).map_err(|e| self.named(e))?;
+        self.at += games.len() as u64;
+        if let Some((_, len)) = &mut self.open {
+            *len += games.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// The current input ends: its games' length is written.
+    pub(super) fn end_input(&mut self) -> io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let Some((len_at, len)) = self.open.take() else {
+            return Ok(());
+        };
+        let patch = |out: &mut BufWriter<File>| -> io::Result<()> {
+            out.seek(SeekFrom::Start(len_at))?;
+            out.write_all(&len.to_le_bytes())?;
+            out.seek(SeekFrom::End(0))?;
+            Ok(())
+        };
+        patch(&mut self.out).map_err(|e| self.named(e))
+    }
+
+    /// The last input ends; everything is on disk.
+    pub(super) fn finish(&mut self) -> io::Result<()> {
+        self.end_input()?;
+        self.out.flush().map_err(|e| self.named(e))
+    }
 }

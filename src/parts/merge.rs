@@ -208,7 +208,7 @@ impl MergePlan {
     /// [`MergePlan::order`]: `aggregate(i)` gives the `i`-th part's (in the
     /// list given) when it is asked, so that one is held at a time. `None`
     /// when a part has none (then the rest are not asked for).
-    pub fn merge_aggregates<E>(
+    pub fn merge_aggregates<E: From<Error>>(
         &self,
         mut aggregate: impl FnMut(usize) -> Result<Option<Aggregate>, E>,
     ) -> Result<Option<Aggregate>, E> {
@@ -218,7 +218,8 @@ impl MergePlan {
                 return Ok(None);
             };
             self.renumber(i, &mut a);
-            all.add(&a);
+            all.add(&a)
+                .map_err(|e| Error::Data(format!("part {i}: {e}")))?;
         }
         Ok(Some(all.finish()))
     }
@@ -268,7 +269,7 @@ fn renumber(a: &mut Aggregate, file: &str, by: &Shift) {
             c.game += by.games;
         }
     }
-    a.duplicates.shift_games(file, by.games);
+    a.duplicates.shift_games(file, by.games, by.lines);
 }
 
 impl Findings for Vec<u8> {

@@ -184,7 +184,6 @@ fn check_coverage(seen: &BTreeMap<String, String>, json: &Value) {
                 .iter()
                 .any(|s| p.starts_with(s))
                 || (p.starts_with("by.") && !p.starts_with("by.event."))
-                || *p == "players_untracked"
                 || *p == "points_untracked_events"
         })
         .cloned()
@@ -504,7 +503,6 @@ fn hand_built() -> Value {
             "claims_let_pass": { "0001": 60, "0002": 10 }
         },
         "players": players,
-        "players_untracked": 7,
         "points": {
             HOSTILE: {
                 "players": {
@@ -570,9 +568,8 @@ fn page_of_a_hand_built_aggregate_shows_every_kind_and_figure_as_text() {
         assert!(!seen.contains_key(&format!("by.event.Open {i:02}.games")));
     }
     assert!(html.contains("the other 7 hold"));
-    // players: capped, top 20 by missed claims
-    assert!(html.contains("id=\"players-capped\""));
-    assert_eq!(seen["players_untracked"], "7");
+    // players: every one counted, the top 20 by missed claims shown
+    assert!(html.contains("id=\"players-exact\""));
     assert!(!seen.contains_key("players.Player 21.missed"));
     // points: shown as points, standings compared
     assert_eq!(seen[&format!("points.{HOSTILE}.players.{HOSTILE}.1")], "1½");

@@ -114,7 +114,6 @@ fn parts_of_the_bundled_data_merge_into_the_whole() {
         .map(|p| p["lost_after_missed"].as_u64().unwrap())
         .sum();
     assert_eq!((missed, lost), (73, 10));
-    assert_eq!(w["players_untracked"], 0);
     // the time control x rating cross-table accounts for every game
     let cross: u64 = w["by"]["time_control_rating"]
         .as_object()
@@ -292,10 +291,11 @@ fn the_games_for_merging_go_beside_the_json_and_a_missing_file_is_named() {
     assert!(v["duplicates"].get("ids").is_none());
     assert!(json.len() < 100_000, "{} bytes", json.len());
     let ids = std::fs::read(dir.path().join("a.json.ids")).unwrap();
-    assert!(ids.starts_with(b"pgn-arbiter ids 2\n"));
-    // about 45 bytes a game
+    assert!(ids.starts_with(b"pgn-arbiter ids 3\n"));
+    // about 90 bytes a game: what the duplicate finder compares, and
+    // the game's share of the counts (names, event, findings)
     assert!(
-        (2_000 * 30..2_000 * 60).contains(&ids.len()),
+        (2_000 * 60..2_000 * 120).contains(&ids.len()),
         "{}",
         ids.len()
     );

@@ -7,7 +7,6 @@ use std::fmt::Write as _;
 
 use super::format::{count_cell, esc};
 use crate::aggregate::{Aggregate, DuplicateRow, GameAt, DUPLICATE_EXAMPLES};
-use crate::text::thousands;
 
 pub(super) fn duplicates(s: &mut String, agg: &Aggregate) {
     let d = &agg.duplicates;
@@ -41,16 +40,8 @@ pub(super) fn duplicates(s: &mut String, agg: &Aggregate) {
             s,
             "Repeats count each time they occur in every figure of this page (<code>--duplicates all</code>)."
         ),
-        _ => write!(s, "The merged runs counted repeats differently (once, all or exact)."),
+        other => write!(s, "Repeats were counted as <code>--duplicates {}</code> says.", esc(other)),
     };
-    if d.counted() > 0 && d.mode != "all" {
-        let _ = write!(
-            s,
-            " {} repeats were found across merged aggregates: they stay counted in the figures of the aggregate that \
-             counted them (a merge cannot take a game out of the counts).",
-            thousands(d.counted())
-        );
-    }
     s.push_str("</p>\n<table>\n");
     let row = |s: &mut String, name: &str, key: &str, n: u64, note: &str| {
         let _ = writeln!(

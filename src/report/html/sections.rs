@@ -11,7 +11,7 @@ use super::names::{
     article, is_missed, kind_names, kinds_in, label, lower_bound, what, OUTCOMES, TIME_CLASSES,
 };
 use super::svg::{self, MIN_CELL_GAMES};
-use crate::aggregate::{Aggregate, Bucket, ExampleRow, PLAYER_CAP};
+use crate::aggregate::{Aggregate, Bucket, ExampleRow};
 use crate::finding::Kind;
 use crate::text::thousands;
 
@@ -389,16 +389,7 @@ pub(super) fn players(s: &mut String, agg: &Aggregate) {
         "<p>The players who could have claimed a draw (Art. 9.2, 9.3) and did not, by the <code>White</code> or <code>Black</code> tag of the side to move: {}. <i>Missed</i>: their missed claims, one per game and kind; <i>then lost</i>: those missed in games they then lost.</p>",
         crate::text::count(players.len() as u64, "player", "players")
     );
-    if agg.players_untracked > 0 {
-        let _ = writeln!(
-            s,
-            "<p id=\"players-capped\"><b>The table of players was capped</b> to keep memory bounded: the first {} players with a missed claim are counted by name; <span data-figure=\"players_untracked\">{}</span> missed claims of further players are counted only in total, so these lists may leave players out.</p>",
-            thousands(PLAYER_CAP as u64),
-            thousands(agg.players_untracked)
-        );
-    } else {
-        s.push_str("<p id=\"players-exact\">Every player with a missed claim was counted by name: the table is exact (<span data-figure=\"players_untracked\">0</span> claims left uncounted).</p>\n");
-    }
+    s.push_str("<p id=\"players-exact\">Every player with a missed claim is counted by name, however many there are.</p>\n");
     let mut v: Vec<(&String, &crate::aggregate::PlayerCounts)> = players.iter().collect();
     for (id, title, lost) in [
         ("players-missed", "Most missed claims", false),

@@ -1,0 +1,124 @@
+//! A merge of parts against one run over the same games.
+
+use super::super::fact::{FactFinding, DETAIL_NONE};
+use super::super::merge::AggregateMerge;
+use super::super::model::Correction;
+use super::*;
+use crate::identity::Identity;
+use crate::kind::Kind;
+
+/// Game `n` of `file`, whose moves are `moves` (0: none) and result
+/// `result`: a fact with a finding of its own, an example row, and a
+/// correction where the Laws score it otherwise.
+fn game(file: &str, n: u64, moves: u64, result: u8) -> (u64, Key, Fact<'static>) {
+    let key = Key {
+        mainline: moves,
+        long: true,
+        result,
+        id: Identity::default(),
+    };
+    let kind = Kind::ALL[(moves % 3) as usize * 3];
+    let names: [&'static [u8]; 3] = [b"Adams, Michael", b"ADAMS,Michael", b"Carlsen, M"];
+    let row = ExampleRow {
+        file: file.into(),
+        game: n + 1,
+        what: format!("game {n}"),
+        ..ExampleRow::default()
+    };
+    let fact = Fact {
+        analysed: true,
+        plies: 40 + moves as u32,
+        year: 2000 + (n % 3) as u16,
+        band: 1200,
+        result,
+        laws: if moves == 4 { 3 } else { 0 },
+        white: Some(names[(n % 3) as usize]),
+        black: Some(b"Kasparov, Garry"),
+        event: Some(if n.is_multiple_of(2) { b"Open" } else { b"Cup" }),
+        findings: vec![FactFinding {
+            kind,
+            white: n.is_multiple_of(2),
+            detail: if kind.is_missed_claim() {
+                1
+            } else {
+                DETAIL_NONE
+            },
+            ply: moves as u32,
+            occurrences: 2,
+        }],
+        examples: vec![(0, row)],
+        correction: (moves == 4 && result != 3).then(|| Correction {
+            file: file.into(),
+            game: n + 1,
+            recorded: RESULTS_FOR_TEST[usize::from(result)].into(),
+            laws: "1/2-1/2".into(),
+            ..Correction::default()
+        }),
+        ..Fact::default()
+    };
+    (n, key, fact)
+}
+
+const RESULTS_FOR_TEST: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
+
+/// Games as (number, moves, result).
+type GameList = [(u64, u64, u8)];
+
+/// The aggregate of one run over `inputs` (file, games as
+/// (number, moves, result)), in `mode`.
+fn run(mode: &str, inputs: &[(&str, &GameList)]) -> Aggregate {
+    let mut t = Tally::new(mode);
+    for (file, games) in inputs {
+        t.seen.begin_input(file);
+        for &(n, moves, result) in *games {
+            let (n, key, fact) = game(file, n, moves, result);
+            t.judged(n, key, &fact);
+        }
+    }
+    t.aggregate(Vec::new(), None)
+}
+
+#[test]
+fn merged_parts_equal_one_run_with_copies_across_parts() {
+    // a.pgn in three parts numbered as in the whole file, then b.pgn;
+    // repeats within a part, across parts, across files, some with
+    // another result, and copies of a game the Laws score otherwise
+    let a1: &GameList = &[(0, 1, 1), (1, 2, 3), (2, 1, 1), (3, 4, 1)];
+    let a2: &GameList = &[(4, 3, 2), (5, 2, 1), (6, 4, 1)];
+    let a3: &GameList = &[(7, 4, 3), (8, 3, 2), (9, 5, 0), (10, 0, 1)];
+    let b: &GameList = &[(0, 5, 0), (1, 1, 2), (2, 6, 1), (3, 0, 1)];
+    for mode in ["once", "all", "exact"] {
+        let parts = [("a.pgn", a1), ("a.pgn", a2), ("a.pgn", a3), ("b.pgn", b)];
+        let mut merged = AggregateMerge::default();
+        for p in parts {
+            merged.add(&run(mode, &[p])).unwrap();
+        }
+        let merged = merged.finish();
+        let whole = run(mode, &[("a.pgn", &[a1, a2, a3].concat()), ("b.pgn", b)]);
+        assert_eq!(merged, whole, "{mode}");
+        assert_eq!(
+            merged.duplicates.ids.len(),
+            2,
+            "the parts of a.pgn are one entry"
+        );
+        let d = &whole.duplicates;
+        assert_eq!((d.games, d.results_differ), (7, 3), "{mode}");
+        let left_out = if mode == "all" { 0 } else { 7 };
+        assert_eq!(d.left_out, left_out, "{mode}");
+        // the games counted: 15 judged, less the repeats left out
+        let counted: u64 = whole.by["year"].values().map(|b| b.games).sum();
+        assert_eq!(counted, 15 - left_out, "{mode}");
+        // merging a merge again changes nothing
+        let mut again = AggregateMerge::default();
+        again.add(&merged).unwrap();
+        assert_eq!(again.finish(), whole, "{mode}");
+    }
+}
+
+#[test]
+fn aggregates_of_two_modes_do_not_merge() {
+    let mut m = AggregateMerge::default();
+    m.add(&run("once", &[("a.pgn", &[(0, 1, 1)])])).unwrap();
+    let err = m.add(&run("all", &[("b.pgn", &[(0, 1, 1)])])).unwrap_err();
+    assert!(err.contains("--duplicates all"), "{err}");
+}
