@@ -9,22 +9,24 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
-use std::ops::AddAssign;
 use std::path::Path;
+
+use counts::{Claims, Counts, Named, Players};
 
 use super::duplicates::Seen;
 use super::event;
 use super::fact::{result_code, Fact, EXAMPLE_CANDIDATES};
 use super::model::{
-    Aggregate, Bucket, ExampleRow, Games, KindCounts, PlayerCounts, RunPart, SiteCounts,
-    AGGREGATE_VERSION, EXAMPLES_PER_KIND,
+    Aggregate, Bucket, ExampleRow, Games, KindCounts, RunPart, SiteCounts, AGGREGATE_VERSION,
+    EXAMPLES_PER_KIND,
 };
 use super::packed::Unpacked;
 use super::points::Points;
 use super::seen::Key;
+use super::spool::IdsWriter;
 use crate::audit::Status;
 use crate::facets::{Facets, TimeClass};
-use crate::finding::{Outcome, Via};
+use crate::finding::Outcome;
 use crate::kind::ByKind;
 use crate::laws::{ByEdition, Edition};
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
@@ -39,6 +41,8 @@ pub struct Aggregator {
     laws: String,
     dead: String,
     inputs: Vec<String>,
+    /// No one reads the aggregate's games for merging.
+    ids_unread: bool,
     tally: Tally,
     /// The aggregate, once the run is finished.
     pub result: Option<Aggregate>,
@@ -53,6 +57,7 @@ impl Aggregator {
             laws: laws.to_string(),
             dead: dead.to_string(),
             inputs: Vec::new(),
+            ids_unread: false,
             tally: Tally::new("once"),
             result: None,
         }
@@ -64,6 +69,15 @@ impl Aggregator {
     /// regular file.
     pub fn with_output_name(mut self, name: &str) -> Aggregator {
         self.out_name = name.to_string();
+        self
+    }
+
+    /// No one reads the games for merging of the aggregate (it is not
+    /// written, as with `--html` alone): they go to a temporary file while
+    /// the run goes on, removed at its end, instead of staying in memory
+    /// in [`Aggregate::duplicates`].
+    pub fn with_ids_unread(mut self) -> Aggregator {
+        self.ids_unread = true;
         self
     }
 
@@ -94,10 +108,15 @@ impl Aggregator {
     /// regular file, inline in a stream, nowhere without an output).
     fn start(&mut self) -> io::Result<()> {
         let name = self.out_name.as_str();
-        if self.out.is_none() {
-            self.tally.seen.pack_nothing();
-        } else if name != "-" && std::fs::metadata(name).is_ok_and(|m| m.is_file()) {
-            let spool = super::sidecar::IdsWriter::create(&super::ids_path(Path::new(name)))?;
+        if self.out.is_none() && self.ids_unread {
+            let path = temporary_path();
+            let spool = IdsWriter::create(&path)?;
+            self.tally.seen.spool_temporarily(spool, path);
+        } else if self.out.is_some()
+            && name != "-"
+            && std::fs::metadata(name).is_ok_and(|m| m.is_file())
+        {
+            let spool = IdsWriter::create(&super::ids_path(Path::new(name)))?;
             self.tally.seen.spool_to(spool);
         }
         Ok(())
@@ -139,9 +158,8 @@ impl Sink for Aggregator {
         if self.inputs.is_empty() {
             self.start()?;
         }
-        self.tally.seen.finish_spool()?;
         let part = self.run_part(run);
-        let mut a = self.tally.aggregate(vec![part], None);
+        let mut a = self.tally.aggregate(vec![part], None)?;
         if let Some(out) = &mut self.out {
             super::write_aggregate(&mut **out, &self.out_name, &mut a)?;
         }
@@ -150,154 +168,13 @@ impl Sink for Aggregator {
     }
 }
 
-/// Games judged in a bucket, and per kind the games with that finding.
-#[derive(Debug, Clone, Copy, Default)]
-struct Counts {
-    games: u64,
-    kinds: ByKind<u64>,
-}
-
-impl AddAssign<&Counts> for Counts {
-    fn add_assign(&mut self, other: &Counts) {
-        self.games += other.games;
-        self.kinds += &other.kinds;
-    }
-}
-
-impl Counts {
-    /// One game with these findings: it counts once for each kind found.
-    fn of_game(fact: &Fact<'_>) -> Counts {
-        let mut one = Counts {
-            games: 1,
-            ..Counts::default()
-        };
-        for f in &fact.findings {
-            one.kinds[f.kind] = 1;
-        }
-        one
-    }
-
-    /// As the aggregate writes it: the kinds found, by name.
-    fn bucket(&self) -> Bucket {
-        Bucket {
-            games: self.games,
-            kinds: self
-                .kinds
-                .iter()
-                .filter(|(_, n)| **n > 0)
-                .map(|(k, n)| (k.name().to_string(), *n))
-                .collect(),
-        }
-    }
-}
-
-/// What the claimant of a missed claim got, and how the claim was there
-/// to make.
-#[derive(Debug, Clone, Copy, Default)]
-struct Claims {
-    /// By [`OUTCOMES`].
-    outcome: [u64; 4],
-    /// By [`VIAS`].
-    via: [u64; 2],
-}
-
-const OUTCOMES: [Outcome; 4] = [Outcome::Lost, Outcome::Drew, Outcome::Won, Outcome::Unknown];
-const VIAS: [Via; 2] = [Via::Occurred, Via::Announced];
-
-impl Claims {
-    fn add(&mut self, outcome: Outcome, via: Via) {
-        let o = OUTCOMES.iter().position(|x| *x == outcome).unwrap_or(3);
-        self.outcome[o] += 1;
-        self.via[usize::from(via == Via::Announced)] += 1;
-    }
-
-    /// Into the kind's counts, by name, zeros left out.
-    fn write_into(&self, c: &mut KindCounts) {
-        for (o, n) in OUTCOMES.iter().zip(self.outcome) {
-            if n > 0 {
-                c.outcome.insert(o.name().into(), n);
-            }
-        }
-        for (v, n) in VIAS.iter().zip(self.via) {
-            if n > 0 {
-                c.via.insert(v.name().into(), n);
-            }
-        }
-    }
-}
-
-/// Games counted by a tag's value (`Termination`, `Event`).
-#[derive(Default)]
-struct Named {
-    by_value: HashMap<Box<[u8]>, Counts>,
-    /// Games without the tag.
-    none: Counts,
-}
-
-impl Named {
-    fn add(&mut self, value: Option<&[u8]>, one: &Counts) {
-        let Some(v) = value else {
-            self.none += one;
-            return;
-        };
-        match self.by_value.get_mut(v) {
-            Some(c) => *c += one,
-            None => {
-                self.by_value.insert(v.into(), *one);
-            }
-        }
-    }
-
-    /// The buckets by name, then `(none)`.
-    fn rows(&self) -> Vec<(String, Counts)> {
-        // values that differ only in bytes that are not UTF-8 share a name
-        let mut rows: BTreeMap<String, Counts> = BTreeMap::new();
-        for (k, c) in &self.by_value {
-            *rows
-                .entry(String::from_utf8_lossy(k).into_owned())
-                .or_default() += c;
-        }
-        let mut v: Vec<(String, Counts)> = rows.into_iter().collect();
-        v.push(("(none)".into(), self.none));
-        v
-    }
-}
-
-/// Players' missed claims.
-#[derive(Default)]
-struct Players {
-    by_name: HashMap<Box<[u8]>, PlayerCounts>,
-}
-
-impl Players {
-    fn add(&mut self, name: &[u8], lost: bool) {
-        let lost = u64::from(lost);
-        match self.by_name.get_mut(name) {
-            Some(c) => {
-                c.missed += 1;
-                c.lost_after_missed += lost;
-            }
-            None => {
-                let c = PlayerCounts {
-                    missed: 1,
-                    lost_after_missed: lost,
-                };
-                self.by_name.insert(name.into(), c);
-            }
-        }
-    }
-
-    /// By name; names that differ only in bytes that are not UTF-8 share
-    /// one.
-    fn by_name(&self) -> BTreeMap<String, PlayerCounts> {
-        let mut out: BTreeMap<String, PlayerCounts> = BTreeMap::new();
-        for (name, c) in &self.by_name {
-            out.entry(String::from_utf8_lossy(name).into_owned())
-                .or_default()
-                .add(c);
-        }
-        out
-    }
+/// A temporary file of this process for games no one reads, under the
+/// system's temporary directory (`TMPDIR`).
+fn temporary_path() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("pgn-arbiter-{}-{n}.ids", std::process::id()))
 }
 
 /// Everything counted while the run goes on.
@@ -374,8 +251,7 @@ impl Tally {
         });
         let fact = Fact::of(game, result, event, &mut self.candidates);
         let key = Key::of(r, result, self.seen.exact());
-        let repeat = self.seen.game(game.index, key, &fact);
-        self.count(&fact, repeat);
+        self.seen.game(game.index, key, &fact);
         self.event_key = event_key;
     }
 
@@ -383,15 +259,41 @@ impl Tally {
     #[cfg(test)]
     fn judged(&mut self, game: u64, key: Key, fact: &Fact<'_>) {
         count_status(&mut self.games, Status::Analysed);
-        let repeat = self.seen.game(game, key, fact);
-        self.count(fact, repeat);
+        let kept = self.candidate_rows(fact);
+        let mut fact = fact.clone();
+        fact.examples.retain(|(i, _)| kept.contains(i));
+        self.seen.game(game, key, &fact);
     }
 
     /// A game as an aggregate packed it, counted again in a merge (the
     /// games read, analysed and invalid are the parts' own).
     pub(super) fn packed(&mut self, g: &Unpacked<'_>) {
-        let repeat = self.seen.game_packed(g);
-        self.count(&g.fact, repeat);
+        // the findings among the first of their kind in the merge keep
+        // their example rows, as in one run; a part's other rows are
+        // dropped, so the games packed equal one run's
+        let kept = self.candidate_rows(&g.fact);
+        if g.fact.examples.iter().all(|(i, _)| kept.contains(i)) {
+            self.seen.game_packed(g);
+        } else {
+            let mut fact = g.fact.clone();
+            fact.examples.retain(|(i, _)| kept.contains(i));
+            self.seen.game(g.game, g.key, &fact);
+        }
+    }
+
+    /// The findings of `fact` (by index) that are among the first
+    /// [`EXAMPLE_CANDIDATES`] of their kind, and carry their example rows
+    /// ([`Fact::of`] counts them so in a run).
+    fn candidate_rows(&mut self, fact: &Fact<'_>) -> Vec<u32> {
+        let mut kept = Vec::new();
+        for (i, f) in fact.findings.iter().enumerate() {
+            let n = &mut self.candidates[f.kind];
+            if *n < EXAMPLE_CANDIDATES {
+                kept.push(i as u32);
+            }
+            *n = n.saturating_add(1);
+        }
+        kept
     }
 
     /// The games of `file` from game `first` on follow, in a merge.
@@ -400,16 +302,15 @@ impl Tally {
     }
 
     /// Counts a judged game (a repeat of an earlier one: unless
-    /// `--duplicates all`, it is left out).
-    fn count(&mut self, fact: &Fact<'_>, repeat: bool) {
+    /// `--duplicates all`, it is left out, and this says so).
+    fn count(&mut self, fact: &Fact<'_>, repeat: bool) -> bool {
         let mut ordinals = self.ordinals;
         for f in &fact.findings {
             ordinals[f.kind] = ordinals[f.kind].saturating_add(1);
         }
         let before = std::mem::replace(&mut self.ordinals, ordinals);
         if repeat && !self.all {
-            self.seen.left_out();
-            return;
+            return true;
         }
         self.games.plies += u64::from(fact.plies);
         if !fact.findings.is_empty() {
@@ -431,6 +332,7 @@ impl Tally {
         }
         self.event.add(fact.event, &one);
         self.termination.add(fact.termination, &one);
+        false
     }
 
     /// The missed claims by outcome and via, and the distributions.
@@ -494,7 +396,17 @@ impl Tally {
 
     /// The aggregate of what was counted, for the runs `run` (in a
     /// merge, `games` are the parts' but for `plies` and `flagged`).
-    pub(super) fn aggregate(&mut self, run: Vec<RunPart>, games: Option<&Games>) -> Aggregate {
+    pub(super) fn aggregate(
+        &mut self,
+        run: Vec<RunPart>,
+        games: Option<&Games>,
+    ) -> io::Result<Aggregate> {
+        // the games are counted now, all of them packed: the duplicate
+        // finder looks them up knowing which share a hash
+        let mut seen = std::mem::take(&mut self.seen);
+        let counted = seen.count_all(|fact, repeat| self.count(fact, repeat));
+        self.seen = seen;
+        counted?;
         let mut counted = self.games.clone();
         if let Some(g) = games {
             counted = Games {
@@ -504,7 +416,7 @@ impl Tally {
             };
         }
         let points = self.points.events();
-        Aggregate {
+        Ok(Aggregate {
             schema_version: AGGREGATE_VERSION,
             run,
             games: counted,
@@ -527,7 +439,7 @@ impl Tally {
                 .map(|(s, c)| (s.name().to_string(), c))
                 .collect(),
             duplicates: self.seen.duplicates(),
-        }
+        })
     }
 
     /// The kinds found, by name.
@@ -712,5 +624,6 @@ fn count_label(b: u32) -> String {
     }
 }
 
+mod counts;
 #[cfg(test)]
 mod tests;

@@ -20,10 +20,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use std::io;
+use std::path::PathBuf;
+
 use super::fact::{Fact, RESULTS};
 use super::packed::{base64, unbase64, unpacked, Packer, Unpacked};
 use super::seen::{differences, unpack, Key, Looked, Table};
-use super::sidecar::IdsWriter;
+use super::shared::{Marks, SharedHashes};
+use super::spool::{read_spool, IdsWriter, Spooled};
 
 pub use super::seen::ID_CAP;
 
@@ -145,21 +149,31 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// The repeats found so far: the table of first occurrences, and the
-/// games of each input packed.
+/// The games judged, packed as they come, then, once all are in, looked
+/// up in input order: the repeats found, and the table of first
+/// occurrences. Only the games that share a mainline or a site id with
+/// another ([`super::shared`]) go through the table, so its memory grows
+/// with the copies, not with the games.
 #[derive(Default)]
 pub(super) struct Seen {
     table: Table,
+    /// The inputs, as packed; then as looked up.
     files: Vec<String>,
     /// The current input's games, packed (not yet in base64).
     packed: Packer,
     /// Where the packed games go while the run goes on, instead of
-    /// [`Duplicates::ids`]; the first error writing them.
+    /// [`Duplicates::ids`]; the first error writing them or their hashes.
     spool: Option<IdsWriter>,
-    spool_error: Option<std::io::Error>,
-    /// No one reads the games packed (no aggregate is written): they are
-    /// not kept.
-    unpacked: bool,
+    spool_error: Option<io::Error>,
+    /// The spool is a temporary file, removed once read: no one reads the
+    /// games for merging.
+    temporary: Option<PathBuf>,
+    /// The hashes of the games packed, to find those shared.
+    shared: SharedHashes,
+    /// While looking up: the games that share a hash, and the next game's
+    /// ordinal.
+    marks: Marks,
+    ordinal: u64,
     dup: Duplicates,
 }
 
@@ -195,9 +209,12 @@ impl Seen {
         self.spool = Some(spool);
     }
 
-    /// The games are not packed: no one reads them.
-    pub(super) fn pack_nothing(&mut self) {
-        self.unpacked = true;
+    /// No one reads the games packed (no aggregate is written): they go
+    /// to a temporary file `spool` at `path`, removed once they are
+    /// counted.
+    pub(super) fn spool_temporarily(&mut self, spool: IdsWriter, path: PathBuf) {
+        self.spool = Some(spool);
+        self.temporary = Some(path);
     }
 
     /// A new input starts.
@@ -258,22 +275,84 @@ impl Seen {
     }
 
     /// Game `game` (0-based) of the current input, of key `key` and fact
-    /// `fact`: whether it repeats an earlier game.
-    pub(super) fn game(&mut self, game: u64, key: Key, fact: &Fact<'_>) -> bool {
-        if !self.unpacked {
-            self.packed.push(game, &key, fact);
-            if self.packed.bytes.len() >= SPOOL_BYTES {
-                self.spill();
-            }
+    /// `fact`, packed; it is looked up at the end ([`Seen::count_all`]).
+    pub(super) fn game(&mut self, game: u64, key: Key, fact: &Fact<'_>) {
+        self.packed.push(game, &key, fact);
+        if self.packed.bytes.len() >= SPOOL_BYTES {
+            self.spill();
         }
-        self.look(game, key)
+        self.hashes(&key);
     }
 
-    /// A game as an aggregate packed it: whether it repeats an earlier
-    /// game.
-    pub(super) fn game_packed(&mut self, g: &Unpacked<'_>) -> bool {
+    /// A game as an aggregate packed it, packed again.
+    pub(super) fn game_packed(&mut self, g: &Unpacked<'_>) {
         self.packed.push_packed(g.game, g.bytes);
-        self.look(g.game, g.key)
+        self.hashes(&g.key);
+    }
+
+    fn hashes(&mut self, key: &Key) {
+        if let Err(e) = self.shared.add(key.mainline, key.id.site) {
+            self.spool_error.get_or_insert(e);
+        }
+    }
+
+    /// Every game packed, looked up in input order and handed to `count`
+    /// with whether it repeats an earlier one; `count` says whether it
+    /// left it out of the statistics. The games stay in
+    /// [`Duplicates::ids`], or in the file beside the aggregate (which
+    /// then says `ids_beside`); a temporary file is removed.
+    pub(super) fn count_all(
+        &mut self,
+        mut count: impl FnMut(&Fact<'_>, bool) -> bool,
+    ) -> io::Result<()> {
+        self.end_input();
+        let spool = self.spool.take();
+        if let Some(e) = self.spool_error.take() {
+            return Err(e);
+        }
+        self.marks = std::mem::take(&mut self.shared).marks()?;
+        self.files.clear();
+        self.ordinal = 0;
+        let mut one = |s: &mut Seen, g: &Unpacked<'_>| {
+            let repeat = s.look_next(g.game, g.key);
+            if count(&g.fact, repeat) {
+                s.dup.left_out += 1;
+            }
+        };
+        let Some(mut spool) = spool else {
+            let ids = std::mem::take(&mut self.dup.ids);
+            for input in &ids {
+                self.files.push(input.file.clone());
+                for g in unpacked(&input.games) {
+                    one(self, &g);
+                }
+            }
+            self.dup.ids = ids;
+            return Ok(());
+        };
+        spool.finish()?;
+        let path = spool.path().to_path_buf();
+        drop(spool);
+        let read = read_spool(&path, |s| match s {
+            Spooled::Input(name) => self.files.push(name.to_string()),
+            Spooled::Game(g) => one(self, g),
+        });
+        match self.temporary.take() {
+            Some(t) => {
+                let _ = std::fs::remove_file(t);
+            }
+            None => self.dup.ids_beside = true,
+        }
+        self.marks = Marks::default();
+        read
+    }
+
+    /// Whether the next game, `game` of key `key`, repeats an earlier one
+    /// (a game sharing no hash with another repeats none).
+    fn look_next(&mut self, game: u64, key: Key) -> bool {
+        let ordinal = self.ordinal;
+        self.ordinal += 1;
+        self.marks.get(ordinal) && self.look(game, key)
     }
 
     /// Whether `key` was seen (a repeat, counted).
@@ -324,31 +403,10 @@ impl Seen {
         true
     }
 
-    /// A repeat left out of the statistics.
-    pub(super) fn left_out(&mut self) {
-        self.dup.left_out += 1;
-    }
-
-    /// The repeats, the current input's games included; what was found
-    /// is handed over (the run is over).
+    /// The repeats, once [`Seen::count_all`] has looked the games up;
+    /// what was found is handed over (the run is over).
     pub(super) fn duplicates(&mut self) -> Duplicates {
-        self.end_input();
         std::mem::take(&mut self.dup)
-    }
-
-    /// The run is over: the spool's games are all on disk (the aggregate
-    /// then says `ids_beside`), or the first error writing them.
-    pub(super) fn finish_spool(&mut self) -> std::io::Result<()> {
-        self.end_input();
-        let Some(mut s) = self.spool.take() else {
-            return Ok(());
-        };
-        if let Some(e) = self.spool_error.take() {
-            return Err(e);
-        }
-        s.finish()?;
-        self.dup.ids_beside = true;
-        Ok(())
     }
 }
 
@@ -423,10 +481,18 @@ mod tests {
         };
         let plain = Fact::default();
         let fact = super::super::fact::tests::rich_fact();
-        assert!(!s.game(0, key(1, 1), &plain));
-        assert!(!s.game(300, rich, &fact));
-        assert!(s.game(100_000, key(1, 2), &plain));
+        s.game(0, key(1, 1), &plain);
+        s.game(300, rich, &fact);
+        s.game(100_000, key(1, 2), &plain);
+        let mut repeats = Vec::new();
+        s.count_all(|_, repeat| {
+            repeats.push(repeat);
+            repeat
+        })
+        .unwrap();
+        assert_eq!(repeats, [false, false, true]);
         let d = s.duplicates();
+        assert_eq!(d.left_out, 1);
         let back: Vec<_> = unpacked(&d.ids[0].games)
             .map(|g| (g.game, g.key, g.fact))
             .collect();

@@ -14,7 +14,7 @@ impl Aggregate {
         let mut all = AggregateMerge::default();
         all.add(self)?;
         all.add(other)?;
-        *self = all.finish();
+        *self = all.finish()?;
         Ok(())
     }
 }
@@ -66,10 +66,13 @@ impl AggregateMerge {
         Ok(())
     }
 
-    /// The merged aggregate.
-    pub fn finish(self) -> Aggregate {
+    /// The merged aggregate; an error where the temporary files of the
+    /// duplicate finder could not be written ([`super::shared`]).
+    pub fn finish(self) -> Result<Aggregate, String> {
         let mut tally = self.tally.unwrap_or_else(|| Tally::new("once"));
-        tally.aggregate(self.run, Some(&self.games))
+        tally
+            .aggregate(self.run, Some(&self.games))
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -81,7 +84,7 @@ pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
         all.add(&super::read_aggregate_file(p)?)
             .map_err(|e| format!("{p}: {e}"))?;
     }
-    Ok(all.finish())
+    all.finish()
 }
 
 /// Merges aggregates given as JSON texts, each named for its errors, in
@@ -99,5 +102,5 @@ pub fn merge_texts<'a>(
         }
         all.add(&a).map_err(|e| format!("{p}: {e}"))?;
     }
-    Ok(all.finish())
+    all.finish()
 }

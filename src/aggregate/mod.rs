@@ -21,7 +21,9 @@
 //! seen      the duplicate finder's table: what makes two records one game
 //! fact      a game's share of every count, to count it again in a merge
 //! packed    what an aggregate carries per game for merging
+//! shared    which games share a mainline or site id: the finder's table holds only those
 //! sidecar   those games in a binary file beside the JSON
+//! spool     that file written as the run goes on, and read back in bounded memory
 //! ```
 
 mod collect;
@@ -34,7 +36,9 @@ mod packed;
 mod points;
 mod rows;
 mod seen;
+mod shared;
 mod sidecar;
+mod spool;
 
 pub use collect::Aggregator;
 pub use duplicates::{

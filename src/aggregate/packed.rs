@@ -78,8 +78,16 @@ pub(super) struct Unpacked<'a> {
 /// The games packed in `bytes`. Stops at the first malformed one
 /// ([`well_formed`] says whether there is one).
 pub(super) fn unpacked(bytes: &[u8]) -> impl Iterator<Item = Unpacked<'_>> + '_ {
+    unpacked_from(bytes, 0)
+}
+
+/// The games packed in `bytes`, which follow game `game` (their numbers
+/// are steps from it): [`unpacked`] on a stretch of a longer packing.
+pub(super) fn unpacked_from(
+    bytes: &[u8],
+    mut game: u64,
+) -> impl Iterator<Item = Unpacked<'_>> + '_ {
     let mut at = 0;
-    let mut game = 0u64;
     std::iter::from_fn(move || {
         let mut r = Reader { bytes, at };
         game = game.checked_add(r.varint()?)?;

@@ -23,12 +23,13 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::audit::GameReport;
 use crate::identity::{dates_compatible, Identity, COMPARED_TAGS};
 
-/// At most this many first occurrences are kept: a game whose id is not
-/// among them once they are full is not looked for, and counted in
-/// [`super::Duplicates::untracked`]. The statistics report's peak memory
-/// grows by about 270 bytes a game (entries, the two tables, the packed
-/// games; measured on a synthetic month of 1 M games), so about 5.4 GB at
-/// the cap.
+/// At most this many first occurrences are kept in the table: a game
+/// beyond is not looked for, and counted in
+/// [`super::Duplicates::untracked`]. Only the games that share a mainline
+/// or a site id with another game go into the table
+/// ([`super::shared`]), so the cap bounds the memory that copies take
+/// (an entry and its two indexes, 100 to 200 bytes), not the games a run
+/// may hold: a month of unique games keeps none.
 pub const ID_CAP: usize = 20_000_000;
 
 /// A mainline at least this long identifies a game with its date alone.

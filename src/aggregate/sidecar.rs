@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::duplicates::InputIds;
 use super::model::{read_aggregate, Aggregate};
 
-const MAGIC: &[u8] = b"pgn-arbiter ids 3\n";
+use super::spool::MAGIC;
 
 /// The file beside the aggregate `json` that holds its ids.
 pub fn ids_path(json: &Path) -> PathBuf {
@@ -118,81 +118,4 @@ pub fn write_aggregate(out: &mut dyn Write, json: &str, a: &mut Aggregate) -> io
     out.write_all(&line.map_err(io::Error::other)?)?;
     out.write_all(b"\n")?;
     out.flush()
-}
-
-/// The games for merging written to the file beside an aggregate while
-/// the run goes on ([`super::Aggregator::with_output_name`]), so that
-/// memory does not grow with them: per input its header with its games'
-/// length left open, the games as they come, the length written last.
-pub(super) struct IdsWriter {
-    out: BufWriter<File>,
-    path: PathBuf,
-    /// Where the current input's games' length goes, and their length.
-    open: Option<(u64, u64)>,
-    /// Bytes written so far.
-    at: u64,
-}
-
-impl IdsWriter {
-    /// Creates the file `path`.
-    pub(super) fn create(path: &Path) -> io::Result<IdsWriter> {
-        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(named)?);
-        out.write_all(MAGIC).map_err(named)?;
-        Ok(IdsWriter {
-            out,
-            path: path.to_path_buf(),
-            open: None,
-            at: MAGIC.len() as u64,
-        })
-    }
-
-    fn named(&self, e: io::Error) -> io::Error {
-        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
-    }
-
-    /// An input named `file` starts (the previous one ends).
-    pub(super) fn begin_input(&mut self, file: &str) -> io::Result<()> {
-        self.end_input()?;
-        let mut head = Vec::with_capacity(12 + file.len());
-        head.extend_from_slice(&(file.len() as u32).to_le_bytes());
-        head.extend_from_slice(file.as_bytes());
-        let len_at = self.at + head.len() as u64;
-        head.extend_from_slice(&0u64.to_le_bytes());
-        self.out.write_all(&head).map_err(|e| self.named(e))?;
-        self.at += head.len() as u64;
-        self.open = Some((len_at, 0));
-        Ok(())
-    }
-
-    /// More games of the current input, packed.
-    pub(super) fn write(&mut self, games: &[u8]) -> io::Result<()> {
-        self.out.write_all(games).map_err(|e| self.named(e))?;
-        self.at += games.len() as u64;
-        if let Some((_, len)) = &mut self.open {
-            *len += games.len() as u64;
-        }
-        Ok(())
-    }
-
-    /// The current input ends: its games' length is written.
-    pub(super) fn end_input(&mut self) -> io::Result<()> {
-        use std::io::{Seek, SeekFrom};
-        let Some((len_at, len)) = self.open.take() else {
-            return Ok(());
-        };
-        let patch = |out: &mut BufWriter<File>| -> io::Result<()> {
-            out.seek(SeekFrom::Start(len_at))?;
-            out.write_all(&len.to_le_bytes())?;
-            out.seek(SeekFrom::End(0))?;
-            Ok(())
-        };
-        patch(&mut self.out).map_err(|e| self.named(e))
-    }
-
-    /// The last input ends; everything is on disk.
-    pub(super) fn finish(&mut self) -> io::Result<()> {
-        self.end_input()?;
-        self.out.flush().map_err(|e| self.named(e))
-    }
 }

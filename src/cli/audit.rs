@@ -296,12 +296,15 @@ impl Outputs {
                 Some(p) => Some(open_output(p)?),
                 None => None,
             };
-            o.aggregator = Some(
-                Aggregator::new(json, args.laws.name(), args.dead.name())
-                    .with_output_name(args.report_json.as_deref().unwrap_or("-"))
-                    .with_duplicate_mode(&args.duplicates)
-                    .map_err(std::io::Error::other)?,
-            );
+            let mut aggregator = Aggregator::new(json, args.laws.name(), args.dead.name())
+                .with_output_name(args.report_json.as_deref().unwrap_or("-"))
+                .with_duplicate_mode(&args.duplicates)
+                .map_err(std::io::Error::other)?;
+            if args.report_json.is_none() {
+                // the HTML alone: the games for merging are read by no one
+                aggregator = aggregator.with_ids_unread();
+            }
+            o.aggregator = Some(aggregator);
         }
         Ok(o)
     }

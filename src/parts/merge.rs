@@ -221,7 +221,7 @@ impl MergePlan {
             all.add(&a)
                 .map_err(|e| Error::Data(format!("part {i}: {e}")))?;
         }
-        Ok(Some(all.finish()))
+        Ok(Some(all.finish().map_err(Error::Data)?))
     }
 }
 

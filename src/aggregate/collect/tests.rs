@@ -3,6 +3,7 @@
 use super::super::fact::{FactFinding, DETAIL_NONE};
 use super::super::merge::AggregateMerge;
 use super::super::model::Correction;
+use super::super::packed::unpacked;
 use super::*;
 use crate::identity::Identity;
 use crate::kind::Kind;
@@ -75,7 +76,7 @@ fn run(mode: &str, inputs: &[(&str, &GameList)]) -> Aggregate {
             t.judged(n, key, &fact);
         }
     }
-    t.aggregate(Vec::new(), None)
+    t.aggregate(Vec::new(), None).unwrap()
 }
 
 #[test]
@@ -93,7 +94,7 @@ fn merged_parts_equal_one_run_with_copies_across_parts() {
         for p in parts {
             merged.add(&run(mode, &[p])).unwrap();
         }
-        let merged = merged.finish();
+        let merged = merged.finish().unwrap();
         let whole = run(mode, &[("a.pgn", &[a1, a2, a3].concat()), ("b.pgn", b)]);
         assert_eq!(merged, whole, "{mode}");
         assert_eq!(
@@ -111,7 +112,7 @@ fn merged_parts_equal_one_run_with_copies_across_parts() {
         // merging a merge again changes nothing
         let mut again = AggregateMerge::default();
         again.add(&merged).unwrap();
-        assert_eq!(again.finish(), whole, "{mode}");
+        assert_eq!(again.finish().unwrap(), whole, "{mode}");
     }
 }
 
@@ -121,4 +122,60 @@ fn aggregates_of_two_modes_do_not_merge() {
     m.add(&run("once", &[("a.pgn", &[(0, 1, 1)])])).unwrap();
     let err = m.add(&run("all", &[("b.pgn", &[(0, 1, 1)])])).unwrap_err();
     assert!(err.contains("--duplicates all"), "{err}");
+}
+
+#[test]
+fn games_spooled_to_a_file_count_as_games_held_in_memory() {
+    let a: &GameList = &[(0, 1, 1), (1, 2, 3), (2, 1, 2), (3, 0, 1), (5, 7, 1)];
+    let b: &GameList = &[(0, 2, 3), (1, 9, 0), (2, 7, 1)];
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["once", "all", "exact"] {
+        let path = dir.path().join(format!("{mode}.ids"));
+        let mut t = Tally::new(mode);
+        t.seen
+            .spool_to(super::super::spool::IdsWriter::create(&path).unwrap());
+        for (file, games) in [("a.pgn", a), ("b.pgn", b)] {
+            t.seen.begin_input(file);
+            for &(n, moves, result) in games {
+                let (n, key, fact) = game(file, n, moves, result);
+                t.judged(n, key, &fact);
+            }
+        }
+        let mut spooled = t.aggregate(Vec::new(), None).unwrap();
+        assert!(spooled.duplicates.ids_beside, "{mode}");
+        spooled.duplicates.ids = super::super::read_ids(&path).unwrap();
+        spooled.duplicates.ids_beside = false;
+        assert_eq!(spooled, run(mode, &[("a.pgn", a), ("b.pgn", b)]), "{mode}");
+        assert!(spooled.duplicates.games > 0, "{mode}");
+    }
+}
+
+#[test]
+fn merged_parts_carry_the_example_rows_of_one_run() {
+    // more findings of each kind than carry rows: each part's first ones
+    // carry rows that one run's do not, and the merge drops them
+    let games: Vec<(u64, u64, u8)> = (0..6 * EXAMPLE_CANDIDATES as u64)
+        .map(|n| (n, n + 10, 1))
+        .collect();
+    let third = games.len() / 3;
+    let parts = [
+        &games[..third],
+        &games[third..2 * third],
+        &games[2 * third..],
+    ];
+    let mut merged = AggregateMerge::default();
+    for p in parts {
+        merged.add(&run("once", &[("a.pgn", p)])).unwrap();
+    }
+    let merged = merged.finish().unwrap();
+    let whole = run("once", &[("a.pgn", &games)]);
+    assert_eq!(merged, whole);
+    let rows: usize = unpacked(&whole.duplicates.ids[0].games)
+        .map(|g| g.fact.examples.len())
+        .sum();
+    assert_eq!(
+        rows,
+        3 * EXAMPLE_CANDIDATES as usize,
+        "64 rows of each of 3 kinds"
+    );
 }
