@@ -1,22 +1,29 @@
-//! Which judged games could be copies at all: those whose mainline hash or
-//! site id hash is shared with another judged game. A game that shares
-//! neither can repeat no game and be repeated by none ([`super::seen`]:
-//! every match is by the site id or by the mainline), so the duplicate
-//! finder's table needs only the games marked here, and its memory grows
-//! with the copies, not with the games (a month of unique games keeps
-//! nothing in it).
+//! Which judged games could be copies at all: those whose site id hash is
+//! shared with another judged game, or whose mainline hash is shared with
+//! another where one of the games has no site id. Any other game can
+//! repeat no game and be repeated by none ([`super::seen`]: every match is
+//! by the site id, or by the mainline where not both records carry a site
+//! id), so the duplicate finder's table needs only the games marked here,
+//! and its memory grows with the copies, not with the games (a month of
+//! unique games keeps nothing in it, however many share an opening).
 //!
 //! Exact and out of core: each game's hashes go, with the game's ordinal,
 //! into one of [`BUCKETS`] buckets by their top bits; past
 //! [`MEMORY_ENTRIES`] entries the buckets are spilled to temporary files.
-//! At the end each bucket is sorted alone and the ordinals of every hash
-//! seen twice or more are marked in a bitset (one bit a game). A mainline
-//! hash equal to another game's site hash marks both: harmless, as a
-//! mark only sends a game through the exact table.
+//! At the end each bucket is sorted alone and the games of every hash
+//! that can match are marked in a bitset (one bit a game). A mark only
+//! sends a game through the exact table: two hashes equal by chance cost
+//! a lookup, never a wrong answer.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
+
+/// An entry's ordinal carries, in its top bits, whether the hash is a
+/// mainline's (not a site id's), and whether that game has no site id.
+const MAINLINE: u64 = 1 << 63;
+const NO_SITE: u64 = 1 << 62;
+const ORDINAL: u64 = NO_SITE - 1;
 
 /// Buckets, by the hash's top bits.
 const BUCKETS: usize = 256;
@@ -29,7 +36,7 @@ const MEMORY_ENTRIES: usize = 1 << 22;
 pub(super) struct SharedHashes {
     /// Games added.
     games: u64,
-    /// Entries in memory, per bucket: (hash, ordinal).
+    /// Entries in memory, per bucket: (hash, ordinal and flags).
     memory: Vec<Vec<(u64, u64)>>,
     held: usize,
     spilled: Option<Spill>,
@@ -75,10 +82,12 @@ impl SharedHashes {
     pub(super) fn add(&mut self, mainline: u64, site: u64) -> io::Result<()> {
         let ordinal = self.games;
         self.games += 1;
-        for h in [mainline, site] {
-            if h != 0 {
-                self.push(h, ordinal)?;
-            }
+        if site != 0 {
+            self.push(site, ordinal)?;
+        }
+        if mainline != 0 {
+            let no_site = if site == 0 { NO_SITE } else { 0 };
+            self.push(mainline, ordinal | MAINLINE | no_site)?;
         }
         Ok(())
     }
@@ -151,13 +160,18 @@ impl SharedHashes {
     }
 }
 
-/// Marks the ordinals of the hashes seen twice or more in `bucket`.
+/// Marks the games of `bucket` that could be copies: a site id seen
+/// twice or more; a mainline seen twice or more, once at least in a game
+/// without a site id.
 fn mark_bucket(bucket: &mut [(u64, u64)], marks: &mut Marks) {
+    // sorted by hash, then site ids before mainlines
     bucket.sort_unstable();
-    for run in bucket.chunk_by(|a, b| a.0 == b.0) {
-        if run.len() > 1 {
+    for run in bucket.chunk_by(|a, b| a.0 == b.0 && (a.1 ^ b.1) & MAINLINE == 0) {
+        let mainline = run[0].1 & MAINLINE != 0;
+        let can_match = run.len() > 1 && (!mainline || run.iter().any(|e| e.1 & NO_SITE != 0));
+        if can_match {
             for &(_, o) in run {
-                marks.set(o);
+                marks.set(o & ORDINAL);
             }
         }
     }
@@ -203,7 +217,11 @@ mod tests {
         s.add(1, 11).unwrap(); // 3
         s.add(5, 10).unwrap(); // 4
         s.add(6, 12).unwrap(); // 5: alone
-        assert_eq!(marked(s, 6), [0, 1, 3, 4]);
+        s.add(7, 13).unwrap(); // 6: the mainline of 7, both with site ids:
+        s.add(7, 14).unwrap(); // 7: they cannot be one game
+        s.add(8, 0).unwrap(); // 8: a mainline hash equal to 9's site
+        s.add(9, 8).unwrap(); // 9: hash: one bucket, two kinds, no mark
+        assert_eq!(marked(s, 10), [0, 1, 3, 4]);
     }
 
     #[test]
