@@ -170,7 +170,7 @@ impl Sink for Aggregator {
 
 /// A temporary file of this process for games no one reads, under the
 /// system's temporary directory (`TMPDIR`).
-fn temporary_path() -> std::path::PathBuf {
+pub(super) fn temporary_path() -> std::path::PathBuf {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -182,7 +182,7 @@ fn temporary_path() -> std::path::PathBuf {
 pub(super) struct Tally {
     games: Games,
     /// Repeats of earlier games.
-    seen: Seen,
+    pub(super) seen: Seen,
     /// Repeats count in the statistics too (`--duplicates all`).
     all: bool,
     /// Per kind, the findings so far in the judged games of this run

@@ -159,8 +159,10 @@ pub(super) struct Seen {
     table: Table,
     /// The inputs, as packed; then as looked up.
     files: Vec<String>,
-    /// The current input's games, packed (not yet in base64).
+    /// The current input's games, packed (not yet in base64), and how
+    /// many were packed (some may be in the spool already).
     packed: Packer,
+    input_games: u64,
     /// Where the packed games go while the run goes on, instead of
     /// [`Duplicates::ids`]; the first error writing them or their hashes.
     spool: Option<IdsWriter>,
@@ -222,6 +224,7 @@ impl Seen {
         self.end_input();
         self.files.push(file.to_string());
         self.packed = Packer::default();
+        self.input_games = 0;
         if let Some(s) = &mut self.spool {
             if let Err(e) = s.begin_input(file) {
                 self.spool_error.get_or_insert(e);
@@ -245,9 +248,11 @@ impl Seen {
     /// the next part of the current one (`crate::parts`, numbered as in
     /// the whole file), whose games continue its entry.
     pub(super) fn begin_or_continue(&mut self, file: &str, first: u64) {
-        let continues = self.files.last().is_some_and(|l| l == file)
-            && self.dup.ids.len() < self.files.len()
-            && !self.packed.bytes.is_empty()
+        // the input is still open: spooled, or not yet in `ids`
+        let open = self.spool.is_some() || self.dup.ids.len() < self.files.len();
+        let continues = open
+            && self.files.last().is_some_and(|l| l == file)
+            && self.input_games > 0
             && first > self.packed.last;
         if !continues {
             self.begin_input(file);
@@ -277,6 +282,7 @@ impl Seen {
     /// Game `game` (0-based) of the current input, of key `key` and fact
     /// `fact`, packed; it is looked up at the end ([`Seen::count_all`]).
     pub(super) fn game(&mut self, game: u64, key: Key, fact: &Fact<'_>) {
+        self.input_games += 1;
         self.packed.push(game, &key, fact);
         if self.packed.bytes.len() >= SPOOL_BYTES {
             self.spill();
@@ -286,6 +292,7 @@ impl Seen {
 
     /// A game as an aggregate packed it, packed again.
     pub(super) fn game_packed(&mut self, g: &Unpacked<'_>) {
+        self.input_games += 1;
         self.packed.push_packed(g.game, g.bytes);
         self.hashes(&g.key);
     }

@@ -3,9 +3,13 @@
 //! repeats across aggregates left out, so the merge of the parts of an
 //! archive equals the aggregate of one run over the whole.
 
+use std::io;
+use std::path::{Path, PathBuf};
+
 use super::collect::Tally;
 use super::model::{read_aggregate, Aggregate, Games, RunPart};
 use super::packed::{unpacked, well_formed};
+use super::spool::IdsWriter;
 
 impl Aggregate {
     /// Adds `other`, an aggregate of later inputs, in: as
@@ -29,9 +33,52 @@ pub struct AggregateMerge {
     run: Vec<RunPart>,
     games: Games,
     tally: Option<Tally>,
+    /// Where the merged games go as they come, and whether that is a
+    /// temporary file (its path), removed once counted.
+    spool: Option<(IdsWriter, Option<PathBuf>)>,
 }
 
 impl AggregateMerge {
+    /// The merged aggregate's games for merging go, as the parts are
+    /// added, to the file beside the aggregate `json` that the merge will
+    /// write (a regular file: [`super::write_aggregate`] then keeps them
+    /// there), not into memory. Not where `json` is one of `inputs` (its
+    /// games are read while the merge goes on).
+    pub fn spooled_beside(mut self, json: &str, inputs: &[String]) -> io::Result<AggregateMerge> {
+        let regular = json != "-" && std::fs::metadata(json).is_ok_and(|m| m.is_file());
+        let same = |p: &String| {
+            let canonical = |p: &str| std::fs::canonicalize(p).ok();
+            canonical(p).is_some() && canonical(p) == canonical(json)
+        };
+        if regular && !inputs.iter().any(same) {
+            let writer = IdsWriter::create(&super::ids_path(Path::new(json)))?;
+            self.spool = Some((writer, None));
+        }
+        Ok(self)
+    }
+
+    /// No one reads the merged aggregate's games for merging (only its
+    /// HTML page is written): they go to a temporary file, removed once
+    /// counted.
+    pub fn with_ids_unread(mut self) -> io::Result<AggregateMerge> {
+        let path = super::collect::temporary_path();
+        self.spool = Some((IdsWriter::create(&path)?, Some(path)));
+        Ok(self)
+    }
+
+    fn tally(&mut self, mode: &str) -> &mut Tally {
+        let spool = &mut self.spool;
+        self.tally.get_or_insert_with(|| {
+            let mut t = Tally::new(mode);
+            match spool.take() {
+                Some((w, Some(temporary))) => t.seen.spool_temporarily(w, temporary),
+                Some((w, None)) => t.seen.spool_to(w),
+                None => {}
+            }
+            t
+        })
+    }
+
     /// Adds the next aggregate. Refused: one counted with another
     /// `--duplicates` mode than the first, or whose games for merging do
     /// not read back.
@@ -40,7 +87,7 @@ impl AggregateMerge {
             "" => "once",
             m => m,
         };
-        let tally = self.tally.get_or_insert_with(|| Tally::new(mode));
+        let tally = self.tally(mode);
         if tally.mode() != mode {
             return Err(format!(
                 "an aggregate counted with --duplicates {mode} after one with --duplicates {}: merge aggregates of one mode",
@@ -68,8 +115,9 @@ impl AggregateMerge {
 
     /// The merged aggregate; an error where the temporary files of the
     /// duplicate finder could not be written ([`super::shared`]).
-    pub fn finish(self) -> Result<Aggregate, String> {
-        let mut tally = self.tally.unwrap_or_else(|| Tally::new("once"));
+    pub fn finish(mut self) -> Result<Aggregate, String> {
+        self.tally("once");
+        let mut tally = self.tally.expect("made");
         tally
             .aggregate(self.run, Some(&self.games))
             .map_err(|e| e.to_string())
@@ -79,7 +127,11 @@ impl AggregateMerge {
 /// Reads aggregate files (with their ids beside them) and merges them, in
 /// order, one file in memory at a time.
 pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
-    let mut all = AggregateMerge::default();
+    merge_files_into(AggregateMerge::default(), paths)
+}
+
+/// [`merge_files`] into `all` (spooled: [`AggregateMerge::spooled_beside`]).
+pub fn merge_files_into(mut all: AggregateMerge, paths: &[String]) -> Result<Aggregate, String> {
     for p in paths {
         all.add(&super::read_aggregate_file(p)?)
             .map_err(|e| format!("{p}: {e}"))?;

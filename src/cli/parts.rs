@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use pgn_arbiter::aggregate::{read_aggregate_file, write_aggregate};
+use pgn_arbiter::aggregate::{read_aggregate_file, write_aggregate, AggregateMerge};
 use pgn_arbiter::gate;
 use pgn_arbiter::parts::{self, Findings, MergePlan};
 use pgn_arbiter::report::summary::RunSummary;
@@ -159,10 +159,16 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         }
     }
     let aggregate = match &report {
-        Some(_) if !args.reports.is_empty() => plan.merge_aggregates(|i| {
-            let path = &args.reports[i];
-            read_aggregate_file(path).map(Some).map_err(Error::Data)
-        })?,
+        Some(_) if !args.reports.is_empty() => {
+            let mut all = AggregateMerge::default();
+            if let Some(name) = &args.report_json {
+                all = all.spooled_beside(name, &args.reports)?;
+            }
+            plan.merge_aggregates_into(all, |i| {
+                let path = &args.reports[i];
+                read_aggregate_file(path).map(Some).map_err(Error::Data)
+            })?
+        }
         _ => None,
     };
     let mut merged = plan.summary.clone();

@@ -27,7 +27,13 @@ pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
     // the outputs first: one that cannot be written fails before any work
     let json = args.json.as_deref().map(open_output).transpose()?;
     let html = args.html.as_deref().map(open_output).transpose()?;
-    let mut merged = aggregate::merge_files(&args.inputs).map_err(Error::Data)?;
+    // the merged games for merging go beside the JSON as they come, or to
+    // a temporary file where no JSON is written
+    let all = match &args.json {
+        Some(name) => aggregate::AggregateMerge::default().spooled_beside(name, &args.inputs)?,
+        None => aggregate::AggregateMerge::default().with_ids_unread()?,
+    };
+    let mut merged = aggregate::merge_files_into(all, &args.inputs).map_err(Error::Data)?;
     if let (Some(mut out), Some(name)) = (json, &args.json) {
         aggregate::write_aggregate(&mut out, name, &mut merged)?;
     }

@@ -210,9 +210,18 @@ impl MergePlan {
     /// when a part has none (then the rest are not asked for).
     pub fn merge_aggregates<E: From<Error>>(
         &self,
+        aggregate: impl FnMut(usize) -> Result<Option<Aggregate>, E>,
+    ) -> Result<Option<Aggregate>, E> {
+        self.merge_aggregates_into(AggregateMerge::default(), aggregate)
+    }
+
+    /// [`MergePlan::merge_aggregates`] into `all` (one whose games go to
+    /// a file: [`AggregateMerge::spooled_beside`]).
+    pub fn merge_aggregates_into<E: From<Error>>(
+        &self,
+        mut all: AggregateMerge,
         mut aggregate: impl FnMut(usize) -> Result<Option<Aggregate>, E>,
     ) -> Result<Option<Aggregate>, E> {
-        let mut all = AggregateMerge::default();
         for &i in &self.order {
             let Some(mut a) = aggregate(i)? else {
                 return Ok(None);
