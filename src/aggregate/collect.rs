@@ -110,7 +110,7 @@ impl Aggregator {
         let name = self.out_name.as_str();
         if self.out.is_none() && self.ids_unread {
             let path = temporary_path();
-            let spool = IdsWriter::create(&path)?;
+            let spool = IdsWriter::create_temporary(&path)?;
             self.tally.seen.spool_temporarily(spool, path);
         } else if self.out.is_some()
             && name != "-"

@@ -27,7 +27,7 @@ use super::fact::{Fact, RESULTS};
 use super::packed::{base64, unbase64, unpacked, Packer, Unpacked};
 use super::seen::{differences, unpack, Key, Looked, Table};
 use super::shared::{Marks, SharedHashes};
-use super::spool::{read_spool, IdsWriter, Spooled};
+use super::spool::{read_spool, read_spool_from, IdsWriter, Spooled};
 
 pub use super::seen::ID_CAP;
 
@@ -337,19 +337,29 @@ impl Seen {
             self.dup.ids = ids;
             return Ok(());
         };
-        spool.finish()?;
         let path = spool.path().to_path_buf();
-        drop(spool);
-        let read = read_spool(&path, |s| match s {
+        let temporary = self.temporary.take();
+        let beside = temporary.is_none();
+        let mut visit = |s: Spooled<'_>| match s {
             Spooled::Input(name) => self.files.push(name.to_string()),
             Spooled::Game(g) => one(self, g),
-        });
-        match self.temporary.take() {
+        };
+        let read = match temporary {
             Some(t) => {
+                let read = spool
+                    .into_reader()
+                    .and_then(|file| read_spool_from(file, &path, &mut visit));
+                // gone already on Unix ([`IdsWriter::create_temporary`])
                 let _ = std::fs::remove_file(t);
+                read
             }
-            None => self.dup.ids_beside = true,
-        }
+            None => {
+                spool.finish()?;
+                drop(spool);
+                read_spool(&path, &mut visit)
+            }
+        };
+        self.dup.ids_beside = beside;
         self.marks = Marks::default();
         read
     }

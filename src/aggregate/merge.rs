@@ -62,7 +62,7 @@ impl AggregateMerge {
     /// counted.
     pub fn with_ids_unread(mut self) -> io::Result<AggregateMerge> {
         let path = super::collect::temporary_path();
-        self.spool = Some((IdsWriter::create(&path)?, Some(path)));
+        self.spool = Some((IdsWriter::create_temporary(&path)?, Some(path)));
         Ok(self)
     }
 

@@ -16,7 +16,7 @@
 //! a lookup, never a wrong answer.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
 /// An entry's ordinal carries, in its top bits, whether the hash is a
@@ -136,12 +136,11 @@ impl SharedHashes {
             }
             return Ok(marks);
         };
-        for out in &mut spill.files {
-            out.flush()?;
-        }
-        for (b, bucket) in self.memory.iter_mut().enumerate() {
-            let path = spill.dir.join(b.to_string());
-            let mut r = BufReader::with_capacity(1 << 16, File::open(&path)?);
+        let files = std::mem::take(&mut spill.files);
+        for (out, bucket) in files.into_iter().zip(&mut self.memory) {
+            let mut file = out.into_inner().map_err(|e| e.into_error())?;
+            file.seek(SeekFrom::Start(0))?;
+            let mut r = BufReader::with_capacity(1 << 16, file);
             let mut entry = [0u8; 16];
             loop {
                 match r.read_exact(&mut entry) {
@@ -179,7 +178,9 @@ fn mark_bucket(bucket: &mut [(u64, u64)], marks: &mut Marks) {
 
 impl Spill {
     /// A directory of its own under the system's temporary directory
-    /// (`TMPDIR`), one file per bucket.
+    /// (`TMPDIR`), one file per bucket, read back through the handles: on
+    /// Unix the names are removed at once, so nothing is left behind
+    /// however the process ends.
     fn create() -> io::Result<Spill> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -191,10 +192,16 @@ impl Spill {
         let mut files = Vec::with_capacity(BUCKETS);
         for b in 0..BUCKETS {
             let path = dir.join(b.to_string());
-            let f = File::create(&path)
+            let f = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
             files.push(BufWriter::with_capacity(1 << 14, f));
         }
+        #[cfg(unix)]
+        let _ = std::fs::remove_dir_all(&dir);
         Ok(Spill { dir, files })
     }
 }

@@ -39,9 +39,45 @@ impl IdsWriter {
         })
     }
 
+    /// Creates the temporary file `path` and, on Unix, removes its name
+    /// at once: the file lives while it is open, and nothing is left
+    /// behind however the process ends ([`IdsWriter::into_reader`] reads
+    /// it back).
+    pub(super) fn create_temporary(path: &Path) -> io::Result<IdsWriter> {
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(named)?;
+        #[cfg(unix)]
+        std::fs::remove_file(path).map_err(named)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.write_all(MAGIC).map_err(named)?;
+        Ok(IdsWriter {
+            out,
+            path: path.to_path_buf(),
+            open: None,
+            at: MAGIC.len() as u64,
+        })
+    }
+
     /// The file written.
     pub(super) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Everything written, to read back from its start (a file made by
+    /// [`IdsWriter::create_temporary`]).
+    pub(super) fn into_reader(mut self) -> io::Result<File> {
+        use std::io::{Seek, SeekFrom};
+        self.finish()?;
+        let path = self.path.clone();
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut file = self.out.into_inner().map_err(|e| named(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(named)?;
+        Ok(file)
     }
 
     fn named(&self, e: io::Error) -> io::Error {
@@ -108,14 +144,24 @@ const READ_BYTES: usize = 4 << 20;
 /// Reads the file of games `path` ([`IdsWriter`]'s) back, input by input
 /// and game by game, holding [`READ_BYTES`] of it at a time; errors name
 /// the file.
-pub(super) fn read_spool(path: &Path, mut visit: impl FnMut(Spooled<'_>)) -> io::Result<()> {
+pub(super) fn read_spool(path: &Path, visit: impl FnMut(Spooled<'_>)) -> io::Result<()> {
+    let file = File::open(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    read_spool_from(file, path, visit)
+}
+
+/// [`read_spool`] from the open `file`, named `path`.
+pub(super) fn read_spool_from(
+    file: File,
+    path: &Path,
+    mut visit: impl FnMut(Spooled<'_>),
+) -> io::Result<()> {
     let bad = |what: &str| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{}: games for merging {what}", path.display()),
         )
     };
-    let file = File::open(path).map_err(|e| bad(&e.to_string()))?;
     let mut r = BufReader::with_capacity(1 << 16, file);
     let mut magic = vec![0; MAGIC.len()];
     r.read_exact(&mut magic).map_err(|_| bad("too short"))?;
