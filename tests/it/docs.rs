@@ -110,11 +110,20 @@ fn the_history_of_the_work_stays_in_git() {
         let body = std::fs::read_to_string(file).unwrap();
         for (n, line) in body.lines().enumerate() {
             if let Some(why) = history_in(line) {
-                hits.push(format!("{}:{}: {why}: {}", relative(file), n + 1, line.trim()));
+                hits.push(format!(
+                    "{}:{}: {why}: {}",
+                    relative(file),
+                    n + 1,
+                    line.trim()
+                ));
             }
         }
     }
-    assert!(hits.is_empty(), "say what the project does, not how the work went:\n{}", hits.join("\n"));
+    assert!(
+        hits.is_empty(),
+        "say what the project does, not how the work went:\n{}",
+        hits.join("\n")
+    );
 }
 
 #[test]
@@ -212,7 +221,11 @@ fn anchors(body: &str) -> Vec<String> {
         if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
             let base = slug(line[hashes..].trim_end_matches('#'));
             let n = seen.entry(base.clone()).or_insert(0);
-            out.push(if *n == 0 { base.clone() } else { format!("{base}-{n}") });
+            out.push(if *n == 0 {
+                base.clone()
+            } else {
+                format!("{base}-{n}")
+            });
             *n += 1;
         }
     }
@@ -249,7 +262,11 @@ fn every_relative_link_and_anchor_resolves() {
                     Some((p, a)) => (p, Some(a)),
                     None => (target.as_str(), None),
                 };
-                let linked = if path.is_empty() { file.clone() } else { dir.join(path) };
+                let linked = if path.is_empty() {
+                    file.clone()
+                } else {
+                    dir.join(path)
+                };
                 let at = format!("{}:{n}: {target}", relative(&file));
                 if !linked.exists() {
                     broken.push(format!("{at}: no such file"));
@@ -269,18 +286,33 @@ fn every_relative_link_and_anchor_resolves() {
 
 #[test]
 fn slugs_are_githubs() {
-    assert_eq!(slug("Merging parts give the statistics of one run"), "merging-parts-give-the-statistics-of-one-run");
+    assert_eq!(
+        slug("Merging parts give the statistics of one run"),
+        "merging-parts-give-the-statistics-of-one-run"
+    );
     assert_eq!(slug("Ctrl-C and closed pipes"), "ctrl-c-and-closed-pipes");
-    assert_eq!(slug("SARIF, JUnit and other CI"), "sarif-junit-and-other-ci");
+    assert_eq!(
+        slug("SARIF, JUnit and other CI"),
+        "sarif-junit-and-other-ci"
+    );
     assert_eq!(slug("The `run` object (v2)"), "the-run-object-v2");
     assert_eq!(slug("See [the guide](GUIDE.md)"), "see-the-guide");
-    assert_eq!(anchors("# A\n## A\n```\n# not a heading\n```\n## A\n"), ["a", "a-1", "a-2"]);
+    assert_eq!(
+        anchors("# A\n## A\n```\n# not a heading\n```\n## A\n"),
+        ["a", "a-1", "a-2"]
+    );
 }
 
 #[test]
 fn the_readme_is_short() {
-    let lines = std::fs::read_to_string(root().join("README.md")).unwrap().lines().count();
-    assert!(lines < 300, "README.md has {lines} lines: move the detail to a page of docs/");
+    let lines = std::fs::read_to_string(root().join("README.md"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(
+        lines < 300,
+        "README.md has {lines} lines: move the detail to a page of docs/"
+    );
 }
 
 /// A shell example of the Markdown: its file and line, its language, its
@@ -303,17 +335,24 @@ fn shell_examples(file: &Path) -> Vec<Example> {
             continue;
         };
         let start = i;
-        let end = (i + 1..lines.len()).find(|&j| lines[j].starts_with("```")).unwrap_or(lines.len());
+        let end = (i + 1..lines.len())
+            .find(|&j| lines[j].starts_with("```"))
+            .unwrap_or(lines.len());
         if matches!(lang.trim(), "sh" | "console" | "bash") {
             let before = lines[..start].iter().rev().find(|l| !l.trim().is_empty());
             let not_run = before.is_some_and(|l| {
                 let l = l.trim();
-                l.starts_with("<!-- not run: ") && l.ends_with("-->") && l.len() > "<!-- not run:  -->".len()
+                l.starts_with("<!-- not run: ")
+                    && l.ends_with("-->")
+                    && l.len() > "<!-- not run:  -->".len()
             });
             out.push(Example {
                 at: format!("{}:{}", relative(file), start + 1),
                 lang: lang.trim().to_string(),
-                lines: lines[start + 1..end].iter().map(|l| l.to_string()).collect(),
+                lines: lines[start + 1..end]
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect(),
                 not_run,
             });
         }
@@ -330,9 +369,9 @@ fn output_matches(expected: &[String], actual: &[&str]) -> bool {
         Some((first, rest)) if first.trim() == "..." => {
             (0..=actual.len()).any(|skip| output_matches(rest, &actual[skip..]))
         }
-        Some((first, rest)) => actual
-            .split_first()
-            .is_some_and(|(a, more)| a.trim_end() == first.trim_end() && output_matches(rest, more)),
+        Some((first, rest)) => actual.split_first().is_some_and(|(a, more)| {
+            a.trim_end() == first.trim_end() && output_matches(rest, more)
+        }),
     }
 }
 
@@ -349,9 +388,9 @@ fn example_dir() -> tempfile::TempDir {
 /// binary these tests built.
 fn sh(dir: &Path, script: &str) -> std::process::Output {
     let bin_dir = Path::new(BIN).parent().unwrap();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir.to_path_buf()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     Command::new("sh")
         .arg("-c")
@@ -367,7 +406,8 @@ fn run_example(example: &Example) -> Option<String> {
     let dir = example_dir();
     if example.lang != "console" {
         let out = sh(dir.path(), &format!("set -e\n{}", example.lines.join("\n")));
-        return (!out.status.success()).then(|| format!("{}: failed: {}", example.at, text(&out.stderr)));
+        return (!out.status.success())
+            .then(|| format!("{}: failed: {}", example.at, text(&out.stderr)));
     }
     // `$ COMMAND` lines, each followed by the output it shows
     let mut commands: Vec<(String, Vec<String>)> = Vec::new();
@@ -381,7 +421,10 @@ fn run_example(example: &Example) -> Option<String> {
         }
     }
     const SEP: char = '\u{1e}';
-    let script: String = commands.iter().map(|(c, _)| format!("{c}\nprintf '\\036'\n")).collect();
+    let script: String = commands
+        .iter()
+        .map(|(c, _)| format!("{c}\nprintf '\\036'\n"))
+        .collect();
     let out = sh(dir.path(), &script);
     let stdout = text(&out.stdout);
     let outputs: Vec<&str> = stdout.split(SEP).collect();
@@ -402,9 +445,19 @@ fn run_example(example: &Example) -> Option<String> {
 
 #[test]
 fn every_shell_example_runs_or_says_why_not() {
-    let examples: Vec<Example> = markdown_files().iter().flat_map(|f| shell_examples(f)).collect();
-    assert!(examples.iter().filter(|e| !e.not_run).count() >= 5, "too few examples run");
-    let failures: Vec<String> = examples.iter().filter(|e| !e.not_run).filter_map(run_example).collect();
+    let examples: Vec<Example> = markdown_files()
+        .iter()
+        .flat_map(|f| shell_examples(f))
+        .collect();
+    assert!(
+        examples.iter().filter(|e| !e.not_run).count() >= 5,
+        "too few examples run"
+    );
+    let failures: Vec<String> = examples
+        .iter()
+        .filter(|e| !e.not_run)
+        .filter_map(run_example)
+        .collect();
     assert!(
         failures.is_empty(),
         "examples that do not run as shown (fix them, or precede the block with `<!-- not run: REASON -->`):\n{}",
