@@ -69,10 +69,16 @@ fn history_in(line: &str) -> Option<&'static str> {
             return Some("an issue number");
         }
     }
-    // "#43" after a blank or "(" (not `&#39;`, not a URL's "#52")
+    // "#43" after a blank or "(" (not `&#39;`, not a URL's "#52", not a
+    // CSS colour `#444;` or `#a0a0a0`)
     for (i, _) in lower.match_indices('#') {
         let before = if i == 0 { b' ' } else { b[i - 1] };
-        if (before == b' ' || before == b'(') && digits_at(i + 1) && digits_at(i + 2) {
+        let end = (i + 1..=b.len())
+            .find(|&k| !digits_at(k))
+            .unwrap_or(b.len());
+        let after = b.get(end).copied().unwrap_or(b' ');
+        let number_alone = !after.is_ascii_alphanumeric() && after != b';';
+        if (before == b' ' || before == b'(') && end >= i + 3 && number_alone {
             return Some("a #NN reference");
         }
     }
@@ -90,7 +96,10 @@ fn history_in(line: &str) -> Option<&'static str> {
             4 | 7 => *c == b'-',
             _ => c.is_ascii_digit(),
         });
-        let year: u32 = lower[i..i + 4].parse().unwrap_or(0);
+        let year: u32 = std::str::from_utf8(&b[i..i + 4])
+            .ok()
+            .and_then(|y| y.parse().ok())
+            .unwrap_or(0);
         let alone = (i == 0 || !b[i - 1].is_ascii_alphanumeric())
             && b.get(i + 10).is_none_or(|c| !c.is_ascii_alphanumeric());
         if shape && alone && year >= 2024 {
@@ -143,6 +152,8 @@ fn the_history_check_sees_what_it_looks_for() {
         "ResetDirective::SessionOnly",
         "https://lichess.org/LgDtBtFa#52",
         "'\\'' => Some(\"&#39;\")",
+        ".meta { color: #444; }",
+        "border: 1px solid #a0a0a0;",
         "before 2014-07-01",
         "an issue per finding",
         "the 2018 laws",
@@ -421,9 +432,11 @@ fn run_example(example: &Example) -> Option<String> {
         }
     }
     const SEP: char = '\u{1e}';
+    // the separator is printed after each command, its exit status kept
+    // for the next one (`echo $?`)
     let script: String = commands
         .iter()
-        .map(|(c, _)| format!("{c}\nprintf '\\036'\n"))
+        .map(|(c, _)| format!("{c}\nstatus=$?; printf '\\036'; (exit $status)\n"))
         .collect();
     let out = sh(dir.path(), &script);
     let stdout = text(&out.stdout);
