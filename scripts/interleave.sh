@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU time of several commands on one input, interleaved, for hosts too
-# noisy for wall time (README, Performance: on these shared machines wall
+# noisy for wall time (docs/PERFORMANCE.md: on these shared machines wall
 # time moves by up to 40 % between runs minutes apart, for every program).
 # Each round runs every command once, in turn, under `perf stat -e
 # task-clock` (CPU time of the process and its threads); printed: each

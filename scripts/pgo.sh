@@ -3,10 +3,10 @@
 # build --release` stays the everyday build). The audit's wall time is held
 # back less by its instructions than by its code footprint: each game runs the tag reader, the site rules,
 # the end-of-game proofs, which push the move loop out of the instruction
-# cache (README, Performance). A build laid out by a profile keeps the hot
+# cache (docs/PERFORMANCE.md). A build laid out by a profile keeps the hot
 # paths together: trained on the bundled data/ alone, callgrind counts 65 %
 # fewer L1 instruction-cache misses and 9 % fewer instructions on the
-# shared Lichess file (README, Performance, for the wall time it buys).
+# shared Lichess file (docs/PERFORMANCE.md, for the wall time it buys).
 #
 #   scripts/pgo.sh [TRAINING_FILE...]     (default: the bundled data/ and
 #                                          copies in sites' formats, below)
@@ -40,7 +40,7 @@ mkdir -p "$dir/profiles"
 # sample in the export formats of Lichess (a clock and evaluation comment
 # after every move), chess.com and FICS (scripts/annotate.awk): trained on
 # the comment-free samples alone, the comment paths and those sites' rules
-# were laid out as cold code (README, Performance).
+# were laid out as cold code (docs/PERFORMANCE.md).
 if [ $# -gt 0 ]; then
   train=("$@")
 else
@@ -53,7 +53,7 @@ fi
 cd "$here"
 # Linked statically on glibc Linux (STATIC=0: dynamically): the dynamic
 # loader's relocations and symbol lookups took about 0.3 ms of every run,
-# a few per cent of a file of 10 ms (README, Performance). --target keeps
+# a few per cent of a file of 10 ms (docs/PERFORMANCE.md). --target keeps
 # the flag off the build's own proc-macros, which must stay dynamic.
 host=$(rustc -vV | sed -n 's/^host: //p')
 flags="" target=() sub=""
@@ -71,7 +71,7 @@ fi
 # MOVBE, FMA: Intel since 2013, AMD since 2015), when the C library says
 # this one has it: BLSR, TZCNT and POPCNT for the bitboards' loops, and no
 # run-time probe for memchr's AVX2: 4.9 % fewer instructions on the FICS
-# file (README, Performance). The binary then does not start on an older
+# file (docs/PERFORMANCE.md). The binary then does not start on an older
 # CPU. CPU=x86-64 builds for any x86-64, CPU=native for every feature of
 # this one.
 cpu=${CPU:-}

@@ -2,7 +2,7 @@
 # The Chess Unwinnability Analyzer's test vectors as games lost on time:
 # each FEN of ../shared/data/edge/fen/d3chess-test-vector.txt twice, as a
 # zero-move game won on time by White and by Black (3,606 games). The
-# expensive small input of issue 26: `audit --dead thorough` asks the
+# expensive small input for the engine: `audit --dead thorough` asks the
 # engine a hard question for nearly every game.
 #
 #   scripts/vectors.sh [VECTOR_FILE] > vectors.pgn

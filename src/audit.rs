@@ -503,13 +503,15 @@ fn resolve(pos: &Chess, written: Option<&SanPlus>, ply: u32) -> Result<Option<Mo
 
 /// Whether the text the splitter cut as a game is no game at all: it has
 /// no tag pair (none whose name is a PGN symbol: a letter or digit, then
-/// letters, digits and `_+#=:-`), pgn-reader reads no move in it, and it
-/// does not end with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`: in PGN
-/// the game termination marker ends the movetext). A result token amid
-/// other text does not make a game: `*` is a token wherever it stands, so
-/// it is all over binaries and random bytes.
+/// letters, digits and `_+#=:-`), pgn-reader reads no move in it but,
+/// at most, a null move first (`--`: the `<!--` of an HTML comment, a
+/// Markdown rule or option, which no record opens with), and it does not
+/// end with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`: in PGN the game
+/// termination marker ends the movetext). A result token amid other text
+/// does not make a game: `*` is a token wherever it stands, so it is all
+/// over binaries and random bytes.
 pub fn is_no_game(game: &RawGame<'_>, mainline: &Mainline) -> bool {
-    mainline.sans.is_empty()
+    mainline.sans.first().is_none_or(|m| m.san == San::Null)
         && !game.tags.iter().any(|(name, _)| is_symbol(name))
         && !(mainline.result_token.is_some() && ends_with_result(game.movetext))
 }

@@ -109,7 +109,7 @@ pub fn describe_fixed(f: &Finding, result: &str, ended_at: Option<u32>) -> Strin
     describe_with(f, Some((result, ended_at)))
 }
 
-/// Why a game is invalid, in the words of the README and the Laws (Art. 3,
+/// Why a game is invalid, in the words of docs/AUDIT.md and the Laws (Art. 3,
 /// 4: an illegal move). The JSON Lines' `reason` keeps shakmaty's words
 /// (`illegal san`, `ambiguous san`), which the oracle's findings hold too
 /// and the differential test compares.

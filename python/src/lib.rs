@@ -87,7 +87,7 @@ fn to_pyarrow<'py>(py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, P
 /// column strings, integers, floats, dates or times, and a tag column of
 /// Arrow's Null type (every value null, as pyarrow types a column it has
 /// seen no value of) is a missing tag: `Ok(None)`. An error names the
-/// column (issue 23: "a column of Null" said not which).
+/// column (an error that said "a column of Null" would not say which).
 fn column_texts(array: &Bound<'_, PyAny>, column: &str) -> PyResult<Option<Vec<Option<String>>>> {
     let array = import_array(array)?;
     let t = array.data_type();

@@ -269,7 +269,7 @@ def test_site_rules_cross_as_rule_site_and_rule(tmp_path):
         pgn_arbiter.audit(path, site="icc")
 
 
-# Issue 23: the columns of audit_arrow a newcomer gets wrong.
+# The columns of audit_arrow a newcomer gets wrong.
 
 def test_an_all_null_tag_column_is_a_missing_tag():
     games = pgn_rows(SAMPLES[0])[:300]

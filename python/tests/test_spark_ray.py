@@ -4,7 +4,7 @@ as Parquet in the layout of the Hugging Face dataset (row groups of 1,000
 games) and over parts of the same games as plain PGN: the merged findings
 equal one CLI run's (the same rows in the same order, game numbers, offsets
 and lines of the whole file) and the merged summary the CLI's (but for
-seconds and threads). The README shows the examples' functions verbatim."""
+seconds and threads). docs/CLUSTER.md shows the examples' functions verbatim."""
 
 import ast
 import json
@@ -64,10 +64,10 @@ def assert_equals_one_cli_run(path, findings, summary, tmp_path):
 
 
 def assert_shown_in_readme(script, function):
-    """The README's snippet is the example's function, verbatim."""
+    """docs/CLUSTER.md's snippet is the example's function, verbatim."""
     source = (ROOT / "examples" / script).read_text()
     node = next(n for n in ast.parse(source).body if getattr(n, "name", None) == function)
-    assert ast.get_source_segment(source, node) in (ROOT / "README.md").read_text()
+    assert ast.get_source_segment(source, node) in (ROOT / "docs" / "CLUSTER.md").read_text()
 
 
 def java_runs():

@@ -30,12 +30,9 @@ use super::{
 /// `audit`: what to read, what to write, how to judge.
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
-    /// Files, directories (searched for *.pgn and *.pgn.zst) or - for stdin.
-    #[arg(
-        required_unless_present = "part",
-        conflicts_with = "part",
-        value_name = "PATH"
-    )]
+    /// Files, directories (searched for *.pgn and *.pgn.zst) or - for stdin;
+    /// none with --part, which names its own file.
+    #[arg(required = true, conflicts_with = "part", value_name = "PATH")]
     pub paths: Vec<std::ffi::OsString>,
     /// Audit one part of a plan (`pgn-arbiter plan`), as it wrote it:
     /// INDEX/OF:RANGE:PATH. Game numbers, offsets and lines count from the

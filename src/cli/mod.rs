@@ -89,8 +89,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on stdout, e.g. pgn-arbiter man > pgn-arbiter.1
-    Man,
+    /// Print the man page (roff) on stdout, e.g. pgn-arbiter man > pgn-arbiter.1,
+    /// or write it and a page per command (pgn-arbiter-audit.1, ...) into --dir
+    Man {
+        /// Write every page into DIR (e.g. ~/.local/share/man/man1) instead
+        /// of the main page on stdout.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// The completion script or the man page, from the command line's own
@@ -102,6 +108,10 @@ fn generated(command: &Command) -> Result<Exit, Error> {
     match command {
         Command::Completions { shell } => {
             clap_complete::generate(*shell, &mut cmd, "pgn-arbiter", &mut out);
+        }
+        Command::Man { dir: Some(dir) } => {
+            clap_mangen::generate_to(cmd, dir)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
         }
         _ => clap_mangen::Man::new(cmd).render(&mut out)?,
     }
@@ -149,7 +159,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> i32 {
         Command::Report(args) => report::run(args),
         Command::Plan(args) => parts::plan(args),
         Command::Merge(args) => parts::merge(args),
-        c @ (Command::Completions { .. } | Command::Man) => generated(c),
+        c @ (Command::Completions { .. } | Command::Man { .. }) => generated(c),
     };
     match result {
         Ok(exit) => exit.code(),

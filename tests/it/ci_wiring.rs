@@ -15,17 +15,17 @@
 //!   upload-sarif only when asked, and the baseline: an old finding passes,
 //!   a new one fails, a new finding outside `fail-on` passes;
 //! * the pre-commit hook (`.pre-commit-hooks.yaml`): valid for
-//!   `pre-commit validate-manifest`, and the README's config for
+//!   `pre-commit validate-manifest`, and docs/CI.md's config for
 //!   `validate-config`; pre-commit from PyPI runs
 //!   `pre-commit try-repo` against a snapshot of this repository (its
 //!   files, committed in a temporary repository, so that uncommitted work
 //!   is what is tried) in a temporary git repository holding `data/`
 //!   files: it fails on the staged broken game (an illegal move, a wrong
 //!   result; the non-PGN file beside them is not handed over) and passes
-//!   once they are fixed; the README's `.pre-commit-config.yaml`, naming
+//!   once they are fixed; docs/CI.md's `.pre-commit-config.yaml`, naming
 //!   that snapshot, passes on missed claims, and fails on them with `args`
 //!   added;
-//! * the README's workflow and GitLab job: valid against SchemaStore's
+//! * docs/CI.md's workflow and GitLab job: valid against SchemaStore's
 //!   `github-workflow.json` and GitLab's CI schema (check-jsonschema's
 //!   `vendor.github-workflows`, `vendor.gitlab-ci`), and the workflow
 //!   gives the action only inputs it has.
@@ -101,20 +101,20 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
 
-/// What the README's CI files name for where pgn-arbiter comes from.
-const README_REPO_URL: &str = "https://github.com/OWNER/pgn-arbiter";
-const README_REV: &str = "v0.1.0";
+/// What the CI files of docs/CI.md name for where pgn-arbiter comes from.
+const DOCS_REPO_URL: &str = "https://github.com/OWNER/pgn-arbiter";
+const DOCS_REV: &str = "v0.1.0";
 
-/// The YAML block that follows `<!-- ci:NAME -->` in README.md.
-fn readme_block(name: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+/// The YAML block that follows `<!-- ci:NAME -->` in docs/CI.md.
+fn docs_block(name: &str) -> String {
+    let page = std::fs::read_to_string(root().join("docs/CI.md")).unwrap();
     let marker = format!("<!-- ci:{name} -->\n```yaml\n");
-    let start = readme
+    let start = page
         .find(&marker)
-        .unwrap_or_else(|| panic!("README.md has no {marker:?}"))
+        .unwrap_or_else(|| panic!("docs/CI.md has no {marker:?}"))
         + marker.len();
-    let end = start + readme[start..].find("```\n").unwrap();
-    readme[start..end].to_string()
+    let end = start + page[start..].find("```\n").unwrap();
+    page[start..end].to_string()
 }
 
 /// check-jsonschema with one of the schemas it ships, on `file`.
@@ -126,13 +126,13 @@ fn check_jsonschema(schema: &str, file: &Path) -> Output {
 }
 
 #[test]
-fn the_readmes_workflow_and_gitlab_job_are_valid() {
+fn the_ci_pages_workflow_and_gitlab_job_are_valid() {
     if !Needs::test().check_jsonschema().pyyaml().met() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let workflow = util::write(dir.path(), "pgn.yml", readme_block("github-workflow"));
-    let gitlab = util::write(dir.path(), ".gitlab-ci.yml", readme_block("gitlab-job"));
+    let workflow = util::write(dir.path(), "pgn.yml", docs_block("github-workflow"));
+    let gitlab = util::write(dir.path(), ".gitlab-ci.yml", docs_block("gitlab-job"));
     for (schema, file) in [
         ("vendor.github-workflows", &workflow),
         ("vendor.gitlab-ci", &gitlab),
@@ -165,7 +165,7 @@ for name in ("findings",):
         .arg(CHECK)
         .arg(root().join("action.yml"))
         .arg(&workflow)
-        .arg(README_REPO_URL.trim_start_matches("https://github.com/")));
+        .arg(DOCS_REPO_URL.trim_start_matches("https://github.com/")));
     assert!(
         out.status.success(),
         "{}{}",
@@ -567,7 +567,7 @@ fn pre_commit_needs() -> bool {
 }
 
 #[test]
-fn the_pre_commit_manifest_and_the_readmes_config_are_valid() {
+fn the_pre_commit_manifest_and_the_ci_pages_config_are_valid() {
     if !Needs::test().pre_commit().met() {
         return;
     }
@@ -585,7 +585,7 @@ fn the_pre_commit_manifest_and_the_readmes_config_are_valid() {
     let config = util::write(
         dir.path(),
         ".pre-commit-config.yaml",
-        readme_block("pre-commit-config"),
+        docs_block("pre-commit-config"),
     );
     let out = run(Command::new(&exe).arg("validate-config").arg(&config));
     assert!(
@@ -661,10 +661,10 @@ fn the_pre_commit_hooks_args_replace_its_gate() {
     let rev = run(Command::new("git")
         .current_dir(snapshot())
         .args(["rev-parse", "HEAD"]));
-    // the README's config, naming this repository's snapshot
-    let readme = readme_block("pre-commit-config")
-        .replace(README_REPO_URL, snapshot().to_str().unwrap())
-        .replace(README_REV, text(&rev.stdout).trim());
+    // docs/CI.md's config, naming this repository's snapshot
+    let readme = docs_block("pre-commit-config")
+        .replace(DOCS_REPO_URL, snapshot().to_str().unwrap())
+        .replace(DOCS_REV, text(&rev.stdout).trim());
     assert!(readme.ends_with("      - id: pgn-arbiter\n"), "{readme}");
     let config = |args: &str| format!("{readme}{args}");
     // the default gate: the TWIC sample's missed claims pass

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Stdio;
 
-use crate::util::{bin, json_lines, write};
+use crate::util::{bin, json_lines, root, write};
 
 const GAME: &str = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n\n";
@@ -351,4 +351,83 @@ fn completions_and_the_man_page_come_from_the_command_line() {
         page.contains("audit") && page.contains("completions"),
         "{page}"
     );
+}
+
+/// `man --dir DIR` writes the main page and a page for every command it
+/// names (`pgn-arbiter-audit(1)`, ...), so no reference is left dangling.
+#[test]
+fn man_dir_writes_every_page_the_main_page_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let main = std::fs::read_to_string(dir.path().join("pgn-arbiter.1")).unwrap();
+    let mut named = 0;
+    for (i, _) in main.match_indices("pgn\\-arbiter\\-") {
+        let name: String = main[i..]
+            .replace("\\-", "-")
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        assert!(
+            dir.path().join(format!("{name}.1")).exists(),
+            "{name}(1) is named but not written"
+        );
+        named += 1;
+    }
+    assert!(named > 0, "the main page names no command's page:\n{main}");
+    assert!(dir.path().join("pgn-arbiter-audit.1").exists());
+}
+
+/// `audit` without a path or a part is a usage error, and its usage says
+/// that one is required.
+#[test]
+fn audit_requires_a_path_or_a_part() {
+    let out = bin().arg("audit").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let help = bin().args(["audit", "--help"]).output().unwrap();
+    let usage = String::from_utf8_lossy(&help.stdout);
+    assert!(usage.contains("<PATH>..."), "{usage}");
+    assert!(!usage.contains("[PATH]..."), "{usage}");
+}
+
+/// A Markdown file read as PGN is no game: its `<!--` comments and `--`
+/// rules read as a null move first, which no record opens with.
+#[test]
+fn a_markdown_file_holds_no_pgn_game() {
+    let out = bin()
+        .args(["audit", "-q", "--jsonl", "-"])
+        .arg(root().join("README.md"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no PGN game found"));
+    // a game with tags that plays a null move is still an invalid game
+    let game = "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. -- e5 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["audit", "-q", "--jsonl", "-"])
+        .arg(write(dir.path(), "g.pgn", game))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"reason\":\"null move\""));
 }

@@ -10,6 +10,7 @@ mod ci_wiring;
 mod cli;
 mod corpus;
 mod diff;
+mod docs;
 mod duplicates;
 mod duplicates_identity;
 mod export;
