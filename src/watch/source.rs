@@ -1,0 +1,230 @@
+//! Where the games come from: files rewritten in place, replaced by a
+//! rename or appended to; folders whose `*.pgn` files come and go; a stream
+//! of whole games sent again each time they change. This module notices
+//! that a file changed (by its size, time and inode, so that polling is
+//! cheap); it knows no chess.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::audit::ends_with_result;
+use crate::split::{RawGame, Splitter};
+
+/// The games of a text that are whole, and where they end.
+pub struct Whole<'a> {
+    /// The games to judge: every game of the text but a trailing one that
+    /// is not finished yet.
+    pub games: Vec<RawGame<'a>>,
+    /// The bytes the games take, to the end of the last whole one: a
+    /// stream drops them.
+    pub end: usize,
+    /// A trailing game is not finished (cut mid-movetext, no result token
+    /// yet, a comment left open): it is read again later.
+    pub waiting: Option<RawGame<'a>>,
+}
+
+/// The whole games of `text`. A game is finished when its movetext ends
+/// with a result token (PGN's game termination marker: a live board
+/// writes `*` until the game ends) and no comment is left open, or when
+/// another game follows it (its writer has moved on). `at_end`: no more
+/// text will come (a stream closed), the last game is whole as it is.
+pub fn whole_games(text: &[u8], at_end: bool) -> Whole<'_> {
+    let mut games: Vec<RawGame<'_>> = Splitter::new(text).collect();
+    let mut waiting = None;
+    if !at_end {
+        if let Some(last) = games.last() {
+            if last.unterminated || !ends_with_result(last.movetext) {
+                waiting = games.pop();
+            }
+        }
+    }
+    let end = if at_end {
+        text.len()
+    } else {
+        games.last().map_or(0, |g| g.offset + g.text.len())
+    };
+    Whole {
+        games,
+        end,
+        waiting,
+    }
+}
+
+/// What a file looked like when it was read: a change of any of these
+/// means it must be read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+}
+
+impl Stamp {
+    fn of(meta: &fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            inode,
+        }
+    }
+}
+
+/// A change [`Files::scan`] found.
+#[derive(Debug)]
+pub enum Change {
+    /// A file that is new or changed, and its whole content now.
+    Read(PathBuf, Vec<u8>),
+    /// A file that was there and is gone.
+    Gone(PathBuf),
+    /// A path that cannot be read, and why (said once until it can be).
+    Unreadable(PathBuf, io::Error),
+}
+
+/// The files given (and the `*.pgn` files of the folders given), each with
+/// the stamp it had when last read.
+pub struct Files {
+    roots: Vec<PathBuf>,
+    stamps: BTreeMap<PathBuf, Stamp>,
+    /// Paths already said to be unreadable.
+    unreadable: BTreeMap<PathBuf, String>,
+}
+
+impl Files {
+    /// Watches `roots`: files, and folders whose `*.pgn` files (any case)
+    /// are read, new ones as they appear.
+    pub fn new(roots: Vec<PathBuf>) -> Files {
+        Files {
+            roots,
+            stamps: BTreeMap::new(),
+            unreadable: BTreeMap::new(),
+        }
+    }
+
+    /// The paths given.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// The files to look at now, in a fixed order: each root file, and the
+    /// `*.pgn` files of each root folder by name.
+    fn listing(&mut self, changes: &mut Vec<Change>) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for root in self.roots.clone() {
+            match fs::metadata(&root) {
+                Ok(m) if m.is_dir() => match fs::read_dir(&root) {
+                    Ok(entries) => {
+                        self.unreadable.remove(&root);
+                        let mut found: Vec<PathBuf> = entries
+                            .filter_map(Result::ok)
+                            .map(|e| e.path())
+                            .filter(|p| is_pgn(p) && p.is_file())
+                            .collect();
+                        found.sort();
+                        files.extend(found);
+                    }
+                    Err(e) => self.cannot_read(&root, e, changes),
+                },
+                Ok(_) => files.push(root),
+                Err(e) if self.stamps.contains_key(&root) => {
+                    // a file that was read and is gone: said by the scan
+                    let _ = e;
+                    files.push(root);
+                }
+                Err(e) => self.cannot_read(&root, e, changes),
+            }
+        }
+        files
+    }
+
+    fn cannot_read(&mut self, path: &Path, e: io::Error, changes: &mut Vec<Change>) {
+        let said = e.to_string();
+        if self.unreadable.get(path) != Some(&said) {
+            self.unreadable.insert(path.to_path_buf(), said);
+            changes.push(Change::Unreadable(path.to_path_buf(), e));
+        }
+    }
+
+    /// Looks at every file: the content of each that is new or whose size,
+    /// time or inode changed (a file replaced by a rename has a new inode),
+    /// and those that are gone.
+    pub fn scan(&mut self) -> Vec<Change> {
+        let mut changes = Vec::new();
+        let files = self.listing(&mut changes);
+        for path in &files {
+            let meta = match fs::metadata(path) {
+                Ok(m) => m,
+                Err(_) => continue,
+            };
+            let stamp = Stamp::of(&meta);
+            if self.stamps.get(path) == Some(&stamp) {
+                continue;
+            }
+            match fs::read(path) {
+                Ok(bytes) => {
+                    self.unreadable.remove(path);
+                    // the stamp of what was read: a write during the read
+                    // changes it again, and the file is read once more
+                    self.stamps.insert(path.clone(), stamp);
+                    changes.push(Change::Read(path.clone(), bytes));
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => self.cannot_read(path, e, &mut changes),
+            }
+        }
+        let gone: Vec<PathBuf> = self
+            .stamps
+            .keys()
+            .filter(|p| !p.exists())
+            .cloned()
+            .collect();
+        for path in gone {
+            self.stamps.remove(&path);
+            changes.push(Change::Gone(path));
+        }
+        changes
+    }
+}
+
+/// A `*.pgn` file name, in any case.
+fn is_pgn(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trailing_game_waits_until_it_is_finished() {
+        let one = "[White \"A\"]\n\n1. e4 e5 *\n\n";
+        let text = format!("{one}[White \"B\"]\n\n1. d4 d5 2. c4");
+        let w = whole_games(text.as_bytes(), false);
+        assert_eq!(w.games.len(), 1);
+        assert!(w.waiting.is_some());
+        assert_eq!(
+            &text[..w.end],
+            one.trim_end_matches('\n').to_string() + "\n"
+        );
+        // finished: both whole
+        let done = format!("{text} *\n");
+        let w = whole_games(done.as_bytes(), false);
+        assert_eq!((w.games.len(), w.waiting.is_none()), (2, true));
+        // an open comment waits, even after a result-like token
+        let open = format!("{one}[White \"B\"]\n\n1. d4 {{ 1-0");
+        assert_eq!(whole_games(open.as_bytes(), false).games.len(), 1);
+        // at the end of a stream the last game is taken as it is
+        assert_eq!(whole_games(text.as_bytes(), true).games.len(), 2);
+        // a game cut in its tags waits
+        let cut = format!("{one}[White \"B\"]\n[Bla");
+        assert_eq!(whole_games(cut.as_bytes(), false).games.len(), 1);
+    }
+}
