@@ -16,6 +16,9 @@ pub fn render<'a>(
 ) -> String {
     let mut rows = String::new();
     let mut n = 0;
+    // boards as people count them: round 1.2 before round 1.10
+    let mut boards: Vec<&Board> = boards.into_iter().collect();
+    boards.sort_by_cached_key(|b| super::source::natural_key(&b.label));
     for b in boards {
         n += 1;
         let state = if b.game_over.is_some() {

@@ -126,7 +126,10 @@ impl Files {
                             .map(|e| e.path())
                             .filter(|p| is_pgn(p) && p.is_file())
                             .collect();
-                        found.sort();
+                        found.sort_by(|a, b| {
+                            natural_key(&a.to_string_lossy())
+                                .cmp(&natural_key(&b.to_string_lossy()))
+                        });
                         files.extend(found);
                     }
                     Err(e) => self.cannot_read(&root, e, changes),
@@ -192,6 +195,28 @@ impl Files {
     }
 }
 
+/// A key that orders names as people count: `game-2` before `game-10`
+/// (each run of digits compared as a number).
+pub fn natural_key(name: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let mut text = String::new();
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut n = u64::from(c as u8 - b'0');
+            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                n = n.saturating_mul(10).saturating_add(u64::from(d));
+                chars.next();
+            }
+            key.push((std::mem::take(&mut text), n));
+        } else {
+            text.push(c);
+        }
+    }
+    key.push((text, u64::MAX));
+    key
+}
+
 /// A `*.pgn` file name, in any case.
 fn is_pgn(path: &Path) -> bool {
     path.extension()
@@ -226,5 +251,15 @@ mod tests {
         // a game cut in its tags waits
         let cut = format!("{one}[White \"B\"]\n[Bla");
         assert_eq!(whole_games(cut.as_bytes(), false).games.len(), 1);
+    }
+
+    #[test]
+    fn names_are_ordered_as_people_count() {
+        let mut names = ["game-10.pgn", "game-2.pgn", "games.pgn", "game-1.pgn"];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(
+            names,
+            ["game-1.pgn", "game-2.pgn", "game-10.pgn", "games.pgn"]
+        );
     }
 }

@@ -834,7 +834,11 @@ fn the_live_page_opens_in_chromium() {
     let lichess = root().join("data/lichess-2000.pgn");
     let bytes = std::fs::read(&lichess).unwrap();
     sims(&bytes, &(0..6).collect(), "1", &mut games);
+    // a board where a draw can be claimed now (9.2b at ply 9)
+    let mut open = games[3].clone();
+    open.round = "9.5".into();
     let dir = tempfile::tempdir().unwrap();
+    util::write(dir.path(), "round/game-20.pgn", open.version(9));
     for (b, g) in games.iter().enumerate() {
         // boards in play: most of the game shown, the hand-made ones ended
         let k = if b < 4 { g.plies() } else { g.plies() * 3 / 4 };
@@ -870,7 +874,8 @@ fn the_live_page_opens_in_chromium() {
     };
     let dom = run(&["--dump-dom".to_string()]);
     let dom = text(&dom.stdout);
-    assert_eq!(dom.matches("<tr class=").count(), games.len(), "{dom}");
+    assert_eq!(dom.matches("<tr class=").count(), games.len() + 1, "{dom}");
+    assert!(dom.contains("<tr class=\"claim\">"), "{dom}");
     assert!(dom.contains("checkmate at ply 4"), "{dom}");
     assert!(dom.contains("stalemate at ply 19"), "{dom}");
     let shot: PathBuf = dir.path().join("watch.png");
