@@ -264,3 +264,58 @@ fn is_older(sans: &[SanPlus], result: &str, game: &Game) -> bool {
     let prefix = sans.len() <= game.sans.len() && game.sans[..sans.len()] == *sans;
     prefix && (sans.len() < game.sans.len() || result == "*" || result == game.result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &str) -> String {
+        format!("[Event \"E\"]\n[Round \"1.1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n{moves} *\n")
+    }
+
+    fn read(w: &mut Watch, source: &str, moves: &str) -> Vec<(u32, &'static str)> {
+        let up = w.read(source, game(moves).as_bytes(), SystemTime::now());
+        up.events.iter().map(|e| (e.ply, e.event.name())).collect()
+    }
+
+    /// A correction (a move replaced) and a takeback are judged again from
+    /// the start; what was reported for positions still the same is not
+    /// repeated; a copy in another file that lags behind changes nothing.
+    #[test]
+    fn corrections_are_judged_again_and_nothing_is_said_twice() {
+        let mut w = Watch::new(Laws::Auto, DeadMode::Quick, SiteMode::Auto);
+        let v1 = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1";
+        let first = read(&mut w, "game-1.pgn", v1);
+        assert_eq!(
+            first,
+            [
+                (4, "near_threefold"),
+                (5, "near_threefold"),
+                (6, "near_threefold"),
+                (7, "claim_available"),
+                (7, "near_threefold")
+            ]
+        );
+        // the arbiter corrects the last move: a new position at ply 7
+        let v2 = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Nc3";
+        assert_eq!(read(&mut w, "game-1.pgn", v2), []);
+        assert_eq!(
+            w.boards().next().unwrap().last_move.as_deref(),
+            Some("4. Nc3")
+        );
+        assert!(w.boards().next().unwrap().open_claims.is_empty());
+        // the record as played: ply 7 was said, ply 8 is new
+        let v3 = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+        assert_eq!(read(&mut w, "game-1.pgn", v3), [(8, "claim_available")]);
+        // a takeback to ply 6, then the same moves again: nothing new
+        assert_eq!(
+            read(&mut w, "game-1.pgn", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6"),
+            []
+        );
+        assert_eq!(read(&mut w, "game-1.pgn", v3), []);
+        // games.pgn a move behind: the board stays at ply 8
+        assert_eq!(read(&mut w, "games.pgn", v1), []);
+        assert_eq!(w.boards().next().unwrap().ply, 8);
+        assert_eq!(w.boards().count(), 1);
+    }
+}

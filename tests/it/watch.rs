@@ -890,3 +890,56 @@ fn the_live_page_opens_in_chromium() {
         std::fs::write(root().join("docs/watch.png"), &png).unwrap();
     }
 }
+
+/// Without --poll the operating system's notices wake the watch: a board
+/// file replaced by a rename and another written in place, then a new
+/// file, each seen; Ctrl-C ends it with 130.
+#[test]
+fn change_notices_wake_the_watch() {
+    let mut games = Vec::new();
+    hand_made(&mut games);
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("e.jsonl");
+    let mut child = bin()
+        .args(["watch", "--quiet", "--jsonl"])
+        .arg(&jsonl)
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // the watch is ready once its (empty) page of events exists: the JSONL
+    let start = Instant::now();
+    while !jsonl.exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for step in 0..=4 {
+        for (b, sim) in games.iter().enumerate() {
+            let k = plies_at(sim, step, 4);
+            let text = if step == 4 {
+                sim.last()
+            } else {
+                sim.version(k)
+            };
+            let path = dir.path().join(format!("game-{}.pgn", b + 1));
+            if b % 2 == 0 {
+                replace(&path, &text);
+            } else {
+                std::fs::write(&path, &text).unwrap();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let want = expected(&games);
+    wait_for(&jsonl, &want);
+    util::interrupt(child.id());
+    let status = util::wait_within(&mut child, Duration::from_secs(10), "watch after Ctrl-C");
+    let stderr = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(
+        !stderr.contains("polling"),
+        "notices were not used: {stderr}"
+    );
+    assert_none(problems(&read_events(&jsonl), &want, false), "notices");
+}
