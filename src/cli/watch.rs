@@ -61,8 +61,9 @@ pub struct WatchArgs {
 
 /// What wakes the loop.
 enum Wake {
-    /// The operating system saw a change under a watched folder.
-    Changed,
+    /// The operating system saw a change under a watched folder, to these
+    /// paths (none: look at every file).
+    Changed(Vec<PathBuf>),
     /// Bytes from stdin.
     Stdin(Vec<u8>),
     /// stdin ended (or failed, with why).
@@ -195,10 +196,23 @@ fn read_stdin(tx: Sender<Wake>) {
 /// (a file's own folder: a file replaced by a rename is a new file), or
 /// why there are none.
 fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<notify::RecommendedWatcher, String> {
+    use notify::event::{AccessKind, AccessMode, EventKind};
     use notify::Watcher;
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok() {
-            let _ = tx.send(Wake::Changed);
+        // Not the reads: the scan's own reading of a folder is one, and
+        // would wake the scan again, for ever. A file closed after writing
+        // is a change.
+        let Ok(event) = event else {
+            let _ = tx.send(Wake::Changed(Vec::new()));
+            return;
+        };
+        let change = match event.kind {
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+            EventKind::Access(_) => false,
+            _ => true,
+        };
+        if change {
+            let _ = tx.send(Wake::Changed(event.paths));
         }
     })
     .map_err(|e| e.to_string())?;
@@ -260,6 +274,8 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
     let mut stdin_open = stdin;
     let mut stdin_buf = Vec::new();
     let mut scan_now = true;
+    // the paths the notices named since the last look
+    let mut touched: std::collections::BTreeSet<PathBuf> = Default::default();
     let mut next_scan = Instant::now();
     out.page(&watch)?;
     loop {
@@ -268,10 +284,19 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
             return Ok(Exit::Interrupted);
         }
         let mut changed = false;
-        if !roots.is_empty() && (scan_now || Instant::now() >= next_scan) {
-            scan_now = false;
-            next_scan = Instant::now() + rescan;
-            for change in files.scan() {
+        let everything = scan_now || Instant::now() >= next_scan;
+        if !roots.is_empty() && (everything || !touched.is_empty()) {
+            let changes = if everything {
+                scan_now = false;
+                next_scan = Instant::now() + rescan;
+                touched.clear();
+                files.scan()
+            } else {
+                let changes = files.scan_paths(touched.iter().map(PathBuf::as_path));
+                touched.clear();
+                changes
+            };
+            for change in changes {
                 let update = match change {
                     Change::Read(path, bytes) => {
                         watch.read(&path.display().to_string(), &bytes, SystemTime::now())
@@ -317,7 +342,9 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
             match wake {
-                Wake::Changed => scan_now = true,
+                // a notice without paths: look at everything
+                Wake::Changed(paths) if paths.is_empty() => scan_now = true,
+                Wake::Changed(paths) => touched.extend(paths),
                 Wake::Stdin(bytes) => {
                     stdin_buf.extend_from_slice(&bytes);
                     stdin_changed = true;

@@ -91,6 +91,9 @@ pub enum Change {
 /// the stamp it had when last read.
 pub struct Files {
     roots: Vec<PathBuf>,
+    /// Each root's canonical path, where it exists: notices name paths in
+    /// their own way (`./a.pgn` for `a.pgn`).
+    canonical: Vec<Option<PathBuf>>,
     stamps: BTreeMap<PathBuf, Stamp>,
     /// Paths already said to be unreadable.
     unreadable: BTreeMap<PathBuf, String>,
@@ -101,6 +104,7 @@ impl Files {
     /// are read, new ones as they appear.
     pub fn new(roots: Vec<PathBuf>) -> Files {
         Files {
+            canonical: roots.iter().map(|r| fs::canonicalize(r).ok()).collect(),
             roots,
             stamps: BTreeMap::new(),
             unreadable: BTreeMap::new(),
@@ -159,27 +163,14 @@ impl Files {
     /// and those that are gone.
     pub fn scan(&mut self) -> Vec<Change> {
         let mut changes = Vec::new();
+        self.canonical = self
+            .roots
+            .iter()
+            .map(|r| fs::canonicalize(r).ok())
+            .collect();
         let files = self.listing(&mut changes);
         for path in &files {
-            let meta = match fs::metadata(path) {
-                Ok(m) => m,
-                Err(_) => continue,
-            };
-            let stamp = Stamp::of(&meta);
-            if self.stamps.get(path) == Some(&stamp) {
-                continue;
-            }
-            match fs::read(path) {
-                Ok(bytes) => {
-                    self.unreadable.remove(path);
-                    // the stamp of what was read: a write during the read
-                    // changes it again, and the file is read once more
-                    self.stamps.insert(path.clone(), stamp);
-                    changes.push(Change::Read(path.clone(), bytes));
-                }
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => self.cannot_read(path, e, &mut changes),
-            }
+            self.look(path, &mut changes);
         }
         let gone: Vec<PathBuf> = self
             .stamps
@@ -192,6 +183,71 @@ impl Files {
             changes.push(Change::Gone(path));
         }
         changes
+    }
+
+    /// Looks at these paths only (those a notice of the operating system
+    /// names), where they are watched: a root file, or a `*.pgn` file in a
+    /// root folder. A change then costs the files it touched, not a look at
+    /// every file.
+    pub fn scan_paths<'p>(&mut self, paths: impl IntoIterator<Item = &'p Path>) -> Vec<Change> {
+        let mut changes = Vec::new();
+        for path in paths {
+            let Some(path) = self.watched(path) else {
+                continue;
+            };
+            if path.is_file() {
+                self.look(&path, &mut changes);
+            } else if self.stamps.remove(&path).is_some() {
+                changes.push(Change::Gone(path));
+            }
+        }
+        changes
+    }
+
+    /// `path` as the full scan names it (a root file, or a root folder
+    /// joined with the file's name), if it is watched.
+    fn watched(&self, path: &Path) -> Option<PathBuf> {
+        let name = path.file_name()?;
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let parent = fs::canonicalize(parent).ok()?;
+        let full = parent.join(name);
+        for (root, canonical) in self.roots.iter().zip(&self.canonical) {
+            let Some(canonical) = canonical else {
+                continue;
+            };
+            if *canonical == full {
+                return Some(root.clone());
+            }
+            if *canonical == parent && is_pgn(path) && root.is_dir() {
+                return Some(root.join(name));
+            }
+        }
+        None
+    }
+
+    /// Reads `path` if it is new or changed since it was last read.
+    fn look(&mut self, path: &Path, changes: &mut Vec<Change>) {
+        let Ok(meta) = fs::metadata(path) else {
+            return;
+        };
+        let stamp = Stamp::of(&meta);
+        if self.stamps.get(path) == Some(&stamp) {
+            return;
+        }
+        match fs::read(path) {
+            Ok(bytes) => {
+                self.unreadable.remove(path);
+                // the stamp of what was read: a write during the read
+                // changes it again, and the file is read once more
+                self.stamps.insert(path.to_path_buf(), stamp);
+                changes.push(Change::Read(path.to_path_buf(), bytes));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => self.cannot_read(path, e, changes),
+        }
     }
 }
 
