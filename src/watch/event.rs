@@ -108,7 +108,7 @@ impl EventKind {
 
     /// The event an audit finding of a game with a Result gives, if any:
     /// the kinds that judge the result (the rest are read from the game
-    /// with its result left open, see [`super::judge`]).
+    /// with its result left open, see [`crate::watch`]).
     pub fn of_result_finding(kind: Kind) -> Option<EventKind> {
         match kind {
             Kind::WrongResult => Some(EventKind::WrongResult),
