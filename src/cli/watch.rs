@@ -2,12 +2,13 @@
 //! terminal, a JSON Lines file and a live page. Files are read again when
 //! the operating system says they changed (`notify`), or when polled.
 
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime};
 
 use pgn_arbiter::text::terminal_safe;
@@ -232,32 +233,114 @@ fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<notify::RecommendedWat
     Ok(watcher)
 }
 
-/// Runs `watch`.
-pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
-    let interrupt = on_interrupt();
-    let mut out = Outputs::open(args)?;
-    let mut watch = Watch::new(args.laws, args.dead, args.site);
-    let stdin = args.paths.iter().any(|p| p == "-");
-    let roots: Vec<PathBuf> = args
-        .paths
-        .iter()
-        .filter(|p| *p != "-")
-        .map(PathBuf::from)
-        .collect();
-    let mut files = Files::new(roots.clone());
-    let (tx, rx) = mpsc::channel::<Wake>();
-    if stdin {
-        read_stdin(tx.clone());
+/// How files are looked at: every `rescan`, and between those the paths
+/// the notices named.
+struct Looks {
+    files: Files,
+    rescan: Duration,
+    next: Instant,
+    /// Look at every file at the next turn.
+    all: bool,
+    /// The paths the notices named since the last look.
+    touched: BTreeSet<PathBuf>,
+}
+
+impl Looks {
+    /// Looks at the files due, judges what changed and writes its events;
+    /// whether a game was judged.
+    fn look(&mut self, watch: &mut Watch, out: &mut Outputs) -> io::Result<bool> {
+        if self.files.roots().is_empty() {
+            return Ok(false);
+        }
+        let changes = if self.all || Instant::now() >= self.next {
+            self.all = false;
+            self.next = Instant::now() + self.rescan;
+            self.touched.clear();
+            self.files.scan()
+        } else if !self.touched.is_empty() {
+            let touched = std::mem::take(&mut self.touched);
+            self.files.scan_paths(touched.iter().map(PathBuf::as_path))
+        } else {
+            return Ok(false);
+        };
+        let mut judged = false;
+        for change in changes {
+            let update = match change {
+                Change::Read(path, bytes) => {
+                    watch.read(&path.display().to_string(), &bytes, SystemTime::now())
+                }
+                Change::Gone(path) => Update {
+                    problems: vec![watch.gone(&path.display().to_string())],
+                    ..Update::default()
+                },
+                Change::Unreadable(path, e) => Update {
+                    problems: vec![format!("{}: cannot read: {e}", path.display())],
+                    ..Update::default()
+                },
+            };
+            judged |= update.judged > 0;
+            out.events(&update)?;
+        }
+        Ok(judged)
     }
-    let mut _notices = None;
-    let rescan = match args.poll {
-        Some(ms) => Duration::from_millis(ms.max(1)),
-        None if args.once || roots.is_empty() => POLL_DEFAULT,
-        None => match notices(&roots, tx.clone()) {
-            Ok(w) => {
-                _notices = Some(w);
-                RESCAN_WITH_NOTICES
+}
+
+/// stdin as a stream: what came and is not yet a whole game.
+struct Stream {
+    open: bool,
+    buffer: Vec<u8>,
+}
+
+/// Waits for a notice, stdin, the next look or a look at Ctrl-C, and takes
+/// every wake that came; whether stdin brought anything.
+fn wait(rx: &Receiver<Wake>, looks: &mut Looks, stream: &mut Stream) -> bool {
+    let wait = TICK.min(looks.next.saturating_duration_since(Instant::now()));
+    let first = match rx.recv_timeout(wait) {
+        Ok(w) => Some(w),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => {
+            std::thread::sleep(wait);
+            None
+        }
+    };
+    let mut stdin = false;
+    for wake in first
+        .into_iter()
+        .chain(std::iter::from_fn(|| rx.try_recv().ok()))
+    {
+        match wake {
+            // a notice without paths: look at everything
+            Wake::Changed(paths) if paths.is_empty() => looks.all = true,
+            Wake::Changed(paths) => looks.touched.extend(paths),
+            Wake::Stdin(bytes) => {
+                stream.buffer.extend_from_slice(&bytes);
+                stdin = true;
             }
+            Wake::StdinEnd(error) => {
+                if let Some(e) = error {
+                    eprintln!("pgn-arbiter: watch: stdin: {e}");
+                }
+                stream.open = false;
+                stdin = true;
+            }
+        }
+    }
+    stdin
+}
+
+/// How often files are looked at in all, and the notices that wake the
+/// watch between (kept alive by the caller), or polling where there are
+/// none.
+fn how_to_look(
+    args: &WatchArgs,
+    roots: &[PathBuf],
+    tx: Sender<Wake>,
+) -> (Duration, Option<notify::RecommendedWatcher>) {
+    match args.poll {
+        Some(ms) => (Duration::from_millis(ms.max(1)), None),
+        None if args.once || roots.is_empty() => (POLL_DEFAULT, None),
+        None => match notices(roots, tx) {
+            Ok(w) => (RESCAN_WITH_NOTICES, Some(w)),
             Err(why) => {
                 eprintln!(
                     "{}",
@@ -266,100 +349,57 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
                         POLL_DEFAULT.as_millis()
                     ))
                 );
-                POLL_DEFAULT
+                (POLL_DEFAULT, None)
             }
         },
+    }
+}
+
+/// Runs `watch`.
+pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
+    let interrupt = on_interrupt();
+    let mut out = Outputs::open(args)?;
+    let mut watch = Watch::new(args.laws, args.dead, args.site);
+    let roots: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .filter(|p| *p != "-")
+        .map(PathBuf::from)
+        .collect();
+    let (tx, rx) = mpsc::channel::<Wake>();
+    let mut stream = Stream {
+        open: args.paths.iter().any(|p| p == "-"),
+        buffer: Vec::new(),
     };
-    drop(tx);
-    let mut stdin_open = stdin;
-    let mut stdin_buf = Vec::new();
-    let mut scan_now = true;
-    // the paths the notices named since the last look
-    let mut touched: std::collections::BTreeSet<PathBuf> = Default::default();
-    let mut next_scan = Instant::now();
+    if stream.open {
+        read_stdin(tx.clone());
+    }
+    let (rescan, _notices) = how_to_look(args, &roots, tx);
+    let mut looks = Looks {
+        files: Files::new(roots.clone()),
+        rescan,
+        next: Instant::now(),
+        all: true,
+        touched: BTreeSet::new(),
+    };
     out.page(&watch)?;
     loop {
         if interrupt.load(Ordering::Relaxed) {
             out.page(&watch)?;
             return Ok(Exit::Interrupted);
         }
-        let mut changed = false;
-        let everything = scan_now || Instant::now() >= next_scan;
-        if !roots.is_empty() && (everything || !touched.is_empty()) {
-            let changes = if everything {
-                scan_now = false;
-                next_scan = Instant::now() + rescan;
-                touched.clear();
-                files.scan()
-            } else {
-                let changes = files.scan_paths(touched.iter().map(PathBuf::as_path));
-                touched.clear();
-                changes
-            };
-            for change in changes {
-                let update = match change {
-                    Change::Read(path, bytes) => {
-                        watch.read(&path.display().to_string(), &bytes, SystemTime::now())
-                    }
-                    Change::Gone(path) => Update {
-                        problems: vec![watch.gone(&path.display().to_string())],
-                        ..Update::default()
-                    },
-                    Change::Unreadable(path, e) => Update {
-                        problems: vec![format!("{}: cannot read: {e}", path.display())],
-                        ..Update::default()
-                    },
-                };
-                changed |= update.judged > 0;
-                out.events(&update)?;
-            }
+        if looks.look(&mut watch, &mut out)? {
+            out.page(&watch)?;
         }
-        if args.once && !stdin_open {
+        if !stream.open && (args.once || roots.is_empty()) {
+            // --once: what is there was judged; or the stream was all
+            // there was to follow
             out.page(&watch)?;
             return Ok(Exit::Ok);
         }
-        if changed {
-            out.page(&watch)?;
-        }
-        if !stdin_open && roots.is_empty() {
-            // the stream was all there was to follow
-            out.page(&watch)?;
-            return Ok(Exit::Ok);
-        }
-        // Wait for a change, a scan, stdin, or a look at Ctrl-C.
-        let wait = TICK.min(next_scan.saturating_duration_since(Instant::now()));
-        let first = match rx.recv_timeout(wait) {
-            Ok(w) => Some(w),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                std::thread::sleep(wait);
-                None
-            }
-        };
-        let mut stdin_changed = false;
-        for wake in first
-            .into_iter()
-            .chain(std::iter::from_fn(|| rx.try_recv().ok()))
-        {
-            match wake {
-                // a notice without paths: look at everything
-                Wake::Changed(paths) if paths.is_empty() => scan_now = true,
-                Wake::Changed(paths) => touched.extend(paths),
-                Wake::Stdin(bytes) => {
-                    stdin_buf.extend_from_slice(&bytes);
-                    stdin_changed = true;
-                }
-                Wake::StdinEnd(error) => {
-                    if let Some(e) = error {
-                        eprintln!("pgn-arbiter: watch: stdin: {e}");
-                    }
-                    stdin_open = false;
-                    stdin_changed = true;
-                }
-            }
-        }
-        if stdin_changed {
-            let update = watch.read_stream("-", &mut stdin_buf, !stdin_open, SystemTime::now());
+        if wait(&rx, &mut looks, &mut stream) {
+            let update =
+                watch.read_stream("-", &mut stream.buffer, !stream.open, SystemTime::now());
             out.events(&update)?;
             if update.judged > 0 {
                 out.page(&watch)?;

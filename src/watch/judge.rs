@@ -24,7 +24,7 @@ use super::event::{Clocks, Event, EventKind, SCHEMA_VERSION};
 use super::identity::GameKey;
 use crate::audit::{game_day, resolve, start_position, Auditor};
 use crate::finding::{side_name, Detail, Finding, Kind, Spot, Via};
-use crate::laws::Laws;
+use crate::laws::{Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextMap, Variant};
 use crate::rules::repetition::{self, Repetition};
 use crate::rules::{fifty, At};
@@ -222,127 +222,17 @@ pub(crate) fn judge(
             };
         }
     };
-    let record = Record {
-        start_turn: p0.turn(),
-        start_number: p0.fullmoves().get(),
-        sans: &mainline.sans,
-        clocks: clock_comments(game.movetext, mainline.sans.len()),
+    let maker = Maker {
+        tags: &tags,
+        record: Record {
+            start_turn: p0.turn(),
+            start_number: p0.fullmoves().get(),
+            sans: &mainline.sans,
+            clocks: clock_comments(game.movetext, mainline.sans.len()),
+        },
     };
     let edition = laws.edition_on(game_day(game));
-    let new = |kind, ply: u32, side: Color, spot: &Spot| Event {
-        schema_version: SCHEMA_VERSION,
-        event: kind,
-        game: tags.game.clone(),
-        source: tags.source.clone(),
-        white: tags.white.clone(),
-        black: tags.black.clone(),
-        tournament: tags.tournament.clone(),
-        round: tags.round.clone(),
-        board: tags.board.clone(),
-        ply,
-        move_number: spot.move_number,
-        side: side_name(side),
-        last_move: record.last_move(ply),
-        san: spot.san.clone(),
-        fen: spot.fen.clone(),
-        seen: String::new(),
-        clock: Some(record.clocks(ply)).filter(|c| !c.is_empty()),
-        article: String::new(),
-        what: None,
-        via: None,
-        repeat_side: None,
-        halfmoves: None,
-        counting_from: None,
-        result: None,
-        reason: None,
-    };
-
-    // The replay: the rule hooks, position by position.
-    let mut events = Vec::new();
-    let mut repetition = Repetition::default();
-    repetition.start();
-    let mut pos: Chess = p0;
-    let mut ply: u32 = 0;
-    let mut bad_move = None;
-    loop {
-        let next = match resolve(&pos, mainline.sans.get(ply as usize), ply) {
-            Ok(next) => next,
-            Err(f) => {
-                bad_move = Some(f);
-                break;
-            }
-        };
-        let at = At::new(ply, &pos, next, edition);
-        let count = repetition.position(&at);
-        let mut claims: Vec<(&str, Via, Option<Move>)> = Vec::new();
-        if let Some(via) = repetition::claim(repetition.table(), count, &pos) {
-            let m = match via {
-                Via::Announced => repetition::announcing(repetition.table(), &pos, next),
-                Via::Occurred => None,
-            };
-            claims.push(("threefold", via, m));
-        }
-        // 9.3 needs a clock of 99 at least (fifty::claim says none below)
-        if pos.halfmoves() >= 99 {
-            if let Some(via) = fifty::claim(&pos, at.legal()) {
-                let m = match via {
-                    Via::Announced => fifty::announcing(at.legal(), next),
-                    Via::Occurred => None,
-                };
-                claims.push(("fifty_moves", via, m));
-            }
-        }
-        let last = next.is_none();
-        for (what, via, m) in &claims {
-            let spot = match m {
-                Some(m) => Spot::with_move(&pos, *m),
-                None => Spot::of(&pos),
-            };
-            let article = match (*what, via) {
-                ("threefold", Via::Occurred) => "9.2b",
-                ("threefold", Via::Announced) => "9.2a",
-                (_, Via::Occurred) => "9.3b",
-                (_, Via::Announced) => "9.3a",
-            };
-            if last {
-                board.open_claims.push(match &spot.san {
-                    Some(san) => format!("{what} ({article}, announcing {san})"),
-                    None => format!("{what} ({article})"),
-                });
-            }
-            let mut e = new(EventKind::ClaimAvailable, ply, pos.turn(), &spot);
-            e.article = article.to_string();
-            e.what = Some(what.to_string());
-            e.via = Some(via.name());
-            events.push(e);
-        }
-        if count == 2 {
-            let mut e = new(EventKind::NearThreefold, ply, pos.turn(), &Spot::of(&pos));
-            e.article = "9.2".to_string();
-            // the third occurrence is made by the move into it: the opponent's
-            e.repeat_side = Some(side_name(!pos.turn()));
-            events.push(e);
-        }
-        let clock = pos.halfmoves();
-        if clock == 90 || (ply == 0 && (90..100).contains(&clock)) {
-            let mut e = new(EventKind::NearFifty, ply, pos.turn(), &Spot::of(&pos));
-            e.article = "9.3".to_string();
-            e.halfmoves = Some(clock);
-            e.counting_from = ply.checked_sub(clock).map(|k| record.move_text(k as usize));
-            events.push(e);
-        }
-        let Some(m) = next else {
-            board.repetitions = count;
-            board.halfmoves = clock;
-            break;
-        };
-        repetition.play(&mut pos, m);
-        ply += 1;
-    }
-    board.ply = ply;
-    board.last_move = record.last_move(ply);
-    board.fen = Spot::of(&pos).fen;
-    board.clock = record.clocks(ply);
+    let (mut events, bad_move) = maker.replay(p0, edition, &mut board);
     let mut problem_line = None;
     if let Some(f) = &bad_move {
         if let Detail::Invalid { mv, reason } = &f.detail {
@@ -354,62 +244,15 @@ pub(crate) fn judge(
             problem_line = problem(format!("{what}; judged up to the move before"));
         }
     }
-
-    // The audit with the result left open: where the game ended by the Laws.
-    let mut open = game.clone();
-    open.tags.retain(|(name, _)| *name != b"Result");
-    open.tags.push((&b"Result"[..], &b"*"[..]));
-    let report = auditor.audit(&open, laws);
-    for f in &report.findings {
-        let (what, result, article) = match (f.kind, &f.detail) {
-            (Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition, _) => {
-                (f.kind.name(), "1/2-1/2", f.kind.article(report.edition))
-            }
-            (Kind::WrongResult, Detail::WrongResult { reason }) => {
-                let expected = reason.rsplit(' ').next().unwrap_or("*");
-                let (what, article) = if reason.starts_with("checkmate") {
-                    ("checkmate", "5.1.1")
-                } else {
-                    ("stalemate", "5.2.1")
-                };
-                let expected = ["1-0", "0-1", "1/2-1/2"]
-                    .into_iter()
-                    .find(|r| *r == expected)
-                    .unwrap_or("*");
-                (what, expected, article)
-            }
-            _ => continue,
-        };
-        let mut e = new(EventKind::GameOver, f.ply, f.side, &f.at);
-        e.article = article.to_string();
-        e.what = Some(what.to_string());
-        e.result = Some(result.to_string());
-        if board.game_over.is_none() {
-            board.game_over = Some(format!(
-                "{what} at ply {}{}",
-                f.ply,
-                record
-                    .last_move(f.ply)
-                    .map(|m| format!(" ({m})"))
-                    .unwrap_or_default()
-            ));
-        }
-        events.push(e);
-    }
-
+    events.extend(maker.ended(auditor, game, laws, &mut board));
     // Once a result is written: the findings that judge it.
     if ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()) {
         let report = auditor.audit(game, laws);
         for f in &report.findings {
-            let Some(kind) = EventKind::of_result_finding(f.kind) else {
-                continue;
-            };
-            events.push(result_event(
-                new(kind, f.ply, f.side, &f.at),
-                f,
-                &result,
-                report.edition,
-            ));
+            if let Some(kind) = EventKind::of_result_finding(f.kind) {
+                let e = maker.event(kind, f.ply, f.side, &f.at);
+                events.push(result_event(e, f, &result, report.edition));
+            }
         }
     }
     events.sort_by_key(|e| (e.ply, e.event));
@@ -418,6 +261,204 @@ pub(crate) fn judge(
         board,
         problem: problem_line,
     }
+}
+
+/// Makes the events of one version of a game.
+struct Maker<'t, 'm> {
+    tags: &'t Tags,
+    record: Record<'m>,
+}
+
+impl Maker<'_, '_> {
+    /// An event of `kind` at P*ply* (`side` to move, at `spot`), its own
+    /// fields left empty.
+    fn event(&self, kind: EventKind, ply: u32, side: Color, spot: &Spot) -> Event {
+        let tags = self.tags;
+        Event {
+            schema_version: SCHEMA_VERSION,
+            event: kind,
+            game: tags.game.clone(),
+            source: tags.source.clone(),
+            white: tags.white.clone(),
+            black: tags.black.clone(),
+            tournament: tags.tournament.clone(),
+            round: tags.round.clone(),
+            board: tags.board.clone(),
+            ply,
+            move_number: spot.move_number,
+            side: side_name(side),
+            last_move: self.record.last_move(ply),
+            san: spot.san.clone(),
+            fen: spot.fen.clone(),
+            seen: String::new(),
+            clock: Some(self.record.clocks(ply)).filter(|c| !c.is_empty()),
+            article: String::new(),
+            what: None,
+            via: None,
+            repeat_side: None,
+            halfmoves: None,
+            counting_from: None,
+            result: None,
+            reason: None,
+        }
+    }
+
+    /// The replay: the rule hooks, position by position. The claims and
+    /// near_* events, the board after the last legal move, and the first
+    /// illegal move if there is one.
+    fn replay(
+        &self,
+        p0: Chess,
+        edition: Edition,
+        board: &mut Board,
+    ) -> (Vec<Event>, Option<Finding>) {
+        let sans = self.record.sans;
+        let mut events = Vec::new();
+        let mut repetition = Repetition::default();
+        repetition.start();
+        let mut pos = p0;
+        let mut ply: u32 = 0;
+        let mut bad_move = None;
+        loop {
+            let next = match resolve(&pos, sans.get(ply as usize), ply) {
+                Ok(next) => next,
+                Err(f) => {
+                    bad_move = Some(f);
+                    break;
+                }
+            };
+            let at = At::new(ply, &pos, next, edition);
+            let count = repetition.position(&at);
+            for (what, via, m) in claims(&repetition, count, &at) {
+                let spot = match m {
+                    Some(m) => Spot::with_move(&pos, m),
+                    None => Spot::of(&pos),
+                };
+                let article = match (what, via) {
+                    ("threefold", Via::Occurred) => "9.2b",
+                    ("threefold", Via::Announced) => "9.2a",
+                    (_, Via::Occurred) => "9.3b",
+                    (_, Via::Announced) => "9.3a",
+                };
+                if next.is_none() {
+                    board.open_claims.push(match &spot.san {
+                        Some(san) => format!("{what} ({article}, announcing {san})"),
+                        None => format!("{what} ({article})"),
+                    });
+                }
+                let mut e = self.event(EventKind::ClaimAvailable, ply, pos.turn(), &spot);
+                e.article = article.to_string();
+                e.what = Some(what.to_string());
+                e.via = Some(via.name());
+                events.push(e);
+            }
+            if count == 2 {
+                let mut e = self.event(EventKind::NearThreefold, ply, pos.turn(), &Spot::of(&pos));
+                e.article = "9.2".to_string();
+                // the third occurrence is made by the move into it: the opponent's
+                e.repeat_side = Some(side_name(!pos.turn()));
+                events.push(e);
+            }
+            let clock = pos.halfmoves();
+            if clock == 90 || (ply == 0 && (90..100).contains(&clock)) {
+                let mut e = self.event(EventKind::NearFifty, ply, pos.turn(), &Spot::of(&pos));
+                e.article = "9.3".to_string();
+                e.halfmoves = Some(clock);
+                e.counting_from = ply
+                    .checked_sub(clock)
+                    .map(|k| self.record.move_text(k as usize));
+                events.push(e);
+            }
+            let Some(m) = next else {
+                board.repetitions = count;
+                board.halfmoves = clock;
+                break;
+            };
+            repetition.play(&mut pos, m);
+            ply += 1;
+        }
+        board.ply = ply;
+        board.last_move = self.record.last_move(ply);
+        board.fen = Spot::of(&pos).fen;
+        board.clock = self.record.clocks(ply);
+        (events, bad_move)
+    }
+
+    /// The audit of the game with its result left open (`*`): where it
+    /// ended by the Laws, as game_over events.
+    fn ended(
+        &self,
+        auditor: &mut Auditor,
+        game: &RawGame<'_>,
+        laws: Laws,
+        board: &mut Board,
+    ) -> Vec<Event> {
+        let mut open = game.clone();
+        open.tags.retain(|(name, _)| *name != b"Result");
+        open.tags.push((&b"Result"[..], &b"*"[..]));
+        let report = auditor.audit(&open, laws);
+        let mut events = Vec::new();
+        for f in &report.findings {
+            let (what, result, article) = match (f.kind, &f.detail) {
+                (Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition, _) => {
+                    (f.kind.name(), "1/2-1/2", f.kind.article(report.edition))
+                }
+                (Kind::WrongResult, Detail::WrongResult { reason }) => {
+                    // "checkmate, expected 1-0", "stalemate, expected 1/2-1/2"
+                    let expected = reason.rsplit(' ').next().unwrap_or("*");
+                    let expected = ["1-0", "0-1", "1/2-1/2"]
+                        .into_iter()
+                        .find(|r| *r == expected)
+                        .unwrap_or("*");
+                    if reason.starts_with("checkmate") {
+                        ("checkmate", expected, "5.1.1")
+                    } else {
+                        ("stalemate", expected, "5.2.1")
+                    }
+                }
+                _ => continue,
+            };
+            let mut e = self.event(EventKind::GameOver, f.ply, f.side, &f.at);
+            e.article = article.to_string();
+            e.what = Some(what.to_string());
+            e.result = Some(result.to_string());
+            if board.game_over.is_none() {
+                let by = self.record.last_move(f.ply).map(|m| format!(" ({m})"));
+                board.game_over =
+                    Some(format!("{what} at ply {}{}", f.ply, by.unwrap_or_default()));
+            }
+            events.push(e);
+        }
+        events
+    }
+}
+
+/// The claims the player to move in `at` may make (Art. 9.2, 9.3), each
+/// with the move that announces it under (a): the rules' own tests.
+fn claims(
+    repetition: &Repetition,
+    count: u32,
+    at: &At<'_>,
+) -> Vec<(&'static str, Via, Option<Move>)> {
+    let mut out = Vec::new();
+    if let Some(via) = repetition::claim(repetition.table(), count, at.pos) {
+        let m = match via {
+            Via::Announced => repetition::announcing(repetition.table(), at.pos, at.next),
+            Via::Occurred => None,
+        };
+        out.push(("threefold", via, m));
+    }
+    // 9.3 needs a clock of 99 at least (fifty::claim says none below)
+    if at.pos.halfmoves() >= 99 {
+        if let Some(via) = fifty::claim(at.pos, at.legal()) {
+            let m = match via {
+                Via::Announced => fifty::announcing(at.legal(), at.next),
+                Via::Occurred => None,
+            };
+            out.push(("fifty_moves", via, m));
+        }
+    }
+    out
 }
 
 /// An event of the result kinds, from the audit's finding `f`.
