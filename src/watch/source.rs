@@ -104,7 +104,7 @@ impl Files {
     /// are read, new ones as they appear.
     pub fn new(roots: Vec<PathBuf>) -> Files {
         Files {
-            canonical: roots.iter().map(|r| fs::canonicalize(r).ok()).collect(),
+            canonical: roots.iter().map(|r| canonical(r)).collect(),
             roots,
             stamps: BTreeMap::new(),
             unreadable: BTreeMap::new(),
@@ -249,6 +249,18 @@ impl Files {
             Err(e) => self.cannot_read(path, e, changes),
         }
     }
+}
+
+/// The canonical path of `path`; of a file not there yet, its folder's
+/// canonical path and its name (a file given before it is written).
+fn canonical(path: &Path) -> Option<PathBuf> {
+    fs::canonicalize(path).ok().or_else(|| {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(parent).ok()?.join(path.file_name()?))
+    })
 }
 
 /// A key that orders names as people count: `game-2` before `game-10`
