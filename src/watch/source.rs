@@ -237,7 +237,7 @@ impl Files {
         if self.stamps.get(path) == Some(&stamp) {
             return;
         }
-        match fs::read(path) {
+        match fs::read(path).and_then(|b| decompressed(path, b)) {
             Ok(bytes) => {
                 self.unreadable.remove(path);
                 // the stamp of what was read: a write during the read
@@ -248,6 +248,20 @@ impl Files {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => self.cannot_read(path, e, changes),
         }
+    }
+}
+
+/// The text of a file named `*.zst` (zstd), else `bytes` as they are. A
+/// compressed file caught half-written fails here, and is read again when
+/// it changes.
+fn decompressed(path: &Path, bytes: Vec<u8>) -> io::Result<Vec<u8>> {
+    let zst = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zst"));
+    if zst {
+        zstd::decode_all(&bytes[..])
+    } else {
+        Ok(bytes)
     }
 }
 
