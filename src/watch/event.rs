@@ -328,7 +328,7 @@ pub(crate) fn label(
     }
 }
 
-/// `t` in UTC as RFC 3339 with milliseconds: `2026-12-07T12:44:10.123Z`.
+/// `t` in UTC as RFC 3339 with milliseconds: `2023-11-14T22:13:20.456Z`.
 pub fn rfc3339(t: SystemTime) -> String {
     let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs();
@@ -362,7 +362,7 @@ mod tests {
         let at = |s| rfc3339(UNIX_EPOCH + Duration::from_millis(s));
         assert_eq!(at(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(at(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(at(1_796_647_450_123), "2026-12-07T12:44:10.123Z");
+        assert_eq!(at(1_700_000_000_456), "2023-11-14T22:13:20.456Z");
     }
 
     #[test]
