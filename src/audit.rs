@@ -474,7 +474,11 @@ pub fn game_day(game: &RawGame<'_>) -> Option<Day> {
 /// The move written at `ply`, resolved from `pos`: `Ok(None)` after the
 /// last move, an `invalid_game` finding (Art. 3, 4) when it is a null move
 /// or not a legal move there.
-fn resolve(pos: &Chess, written: Option<&SanPlus>, ply: u32) -> Result<Option<Move>, Finding> {
+pub(crate) fn resolve(
+    pos: &Chess,
+    written: Option<&SanPlus>,
+    ply: u32,
+) -> Result<Option<Move>, Finding> {
     let Some(san_plus) = written else {
         return Ok(None);
     };
@@ -528,7 +532,7 @@ fn is_symbol(name: &[u8]) -> bool {
 /// Whether `text`, trailing whitespace aside, ends with a result token as
 /// pgn-reader reads one (its dashes may be `-`, `–` or `—`, its halves
 /// `1/2` or `½`).
-fn ends_with_result(text: &[u8]) -> bool {
+pub(crate) fn ends_with_result(text: &[u8]) -> bool {
     let text = &text[..text
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())
@@ -550,7 +554,10 @@ fn ends_with_result(text: &[u8]) -> bool {
 /// P0: the `FEN` tag whenever there is one (with or without `SetUp`), else
 /// the standard start. An illegal FEN gives the side to move (as far as it
 /// can be read) and the reason.
-fn start_position(game: &RawGame<'_>, variant: Variant) -> Result<Chess, (Color, String)> {
+pub(crate) fn start_position(
+    game: &RawGame<'_>,
+    variant: Variant,
+) -> Result<Chess, (Color, String)> {
     let Some(fen) = game.tag("FEN") else {
         return Ok(Chess::default());
     };

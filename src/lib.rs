@@ -24,6 +24,7 @@
 //! positions    FEN read leniently, SAN lines; text: numbers and escapers (a leaf)
 //! bytes        short byte searches (SSE2) for split and movetext (a leaf)
 //! run          the `Audit` builder; error: the typed `Error`
+//! watch        the live view: games followed as they are played, the audit's verdicts as events
 //! ```
 //!
 //! The command line (clap, the progress bar, Ctrl-C, exit codes) is the
@@ -134,6 +135,7 @@ pub mod site;
 pub mod split;
 pub mod stats;
 pub mod text;
+pub mod watch;
 
 pub use audit::{GameReport, TagSet};
 pub use error::Error;

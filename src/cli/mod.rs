@@ -10,6 +10,7 @@ mod position;
 mod progress;
 mod report;
 mod warnings;
+mod watch;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -82,6 +83,10 @@ pub enum Command {
     /// Compare the findings of two runs (JSON Lines), games matched by game_id.
     #[command(after_help = EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Follow games as they are played (files, folders, - for a stream on
+    /// stdin): say when a draw can be claimed, a claim comes near, the game
+    /// ends by the Laws or its result contradicts them.
+    Watch(watch::WatchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     /// on stdout, e.g. pgn-arbiter completions bash > ~/.local/share/bash-completion/completions/pgn-arbiter
     Completions {
@@ -159,6 +164,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> i32 {
         Command::Report(args) => report::run(args),
         Command::Plan(args) => parts::plan(args),
         Command::Merge(args) => parts::merge(args),
+        Command::Watch(args) => watch::run(args),
         c @ (Command::Completions { .. } | Command::Man { .. }) => generated(c),
     };
     match result {

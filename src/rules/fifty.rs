@@ -30,6 +30,13 @@ pub fn claim(pos: &Chess, legal: &[Move]) -> Option<Via> {
     }
 }
 
+/// Art. 9.3a: the move to name for a claim announced from a position with
+/// `legal` moves: `played` when it neither captures nor moves a pawn, else
+/// the first such move.
+pub fn announcing(legal: &[Move], played: Option<Move>) -> Option<Move> {
+    announcing_move(played, legal.iter().copied().filter(|m| !m.is_zeroing()))
+}
+
 /// Art. 9.6.2: the game is drawn when the last 75 moves of each player
 /// were made without a pawn move or capture, "if the last move resulted in
 /// checkmate, that shall take precedence".
@@ -61,9 +68,8 @@ impl Fifty {
         }
         let legal = at.legal();
         if let Some(via) = claim(pos, legal) {
-            self.claims.hit(at.ply, pos, via, || {
-                announcing_move(at.next, legal.iter().copied().filter(|m| !m.is_zeroing()))
-            });
+            self.claims
+                .hit(at.ply, pos, via, || announcing(legal, at.next));
         }
         if at.edition.has_automatic_draws() && seventyfive(pos, legal) {
             self.seventyfive.hit(at.ply, pos);

@@ -390,6 +390,27 @@ const fn piece_square_keys() -> [[u64; 64]; 12] {
 static PIECE_SQUARE: [[u64; 64]; 12] = piece_square_keys();
 const TURN: u64 = 0xf8d6_26aa_af27_8509;
 
+/// Art. 9.2: whether the player to move in `pos`, the last position pushed
+/// on `table`, where it has occurred `count` times, can claim: (b) the
+/// position "has just appeared" for the third time, else (a) a legal move
+/// makes it appear for the third time.
+pub fn claim(table: &RepetitionTable, count: u32, pos: &Chess) -> Option<Via> {
+    if count >= 3 {
+        Some(Via::Occurred)
+    } else if table.has_targets(!pos.turn()) && table.can_announce(pos) {
+        Some(Via::Announced)
+    } else {
+        None
+    }
+}
+
+/// Art. 9.2a: the move to name for a claim announced from `pos` (the last
+/// position pushed on `table`): `played` when it announces one, else the
+/// first announcing move.
+pub fn announcing(table: &RepetitionTable, pos: &Chess, played: Option<Move>) -> Option<Move> {
+    announcing_move(played, table.announcing_moves(pos))
+}
+
 /// Art. 9.2 and 9.6.1 over a game: the table of positions since the last
 /// irreversible move, the claims that could have been made and the
 /// fivefold repetitions.
@@ -417,12 +438,9 @@ impl Repetition {
     pub fn position(&mut self, at: &At<'_>) -> u32 {
         let (pos, ply, table) = (at.pos, at.ply, &mut self.table);
         let count = table.push(pos);
-        if count >= 3 {
-            self.threefold.hit(ply, pos, Via::Occurred, || None);
-        } else if table.has_targets(!pos.turn()) && table.can_announce(pos) {
-            self.threefold.hit(ply, pos, Via::Announced, || {
-                announcing_move(at.next, table.announcing_moves(pos))
-            });
+        if let Some(via) = claim(table, count, pos) {
+            self.threefold
+                .hit(ply, pos, via, || announcing(table, at.pos, at.next));
         }
         let five = match at.edition {
             Edition::Laws2001 => false,
@@ -433,6 +451,13 @@ impl Repetition {
             self.fivefold.hit(ply, pos);
         }
         count
+    }
+
+    /// The positions since the last irreversible move, P*i* included once
+    /// [`Repetition::position`] has pushed it: what a claim at P*i* is
+    /// judged on ([`claim`], [`announcing`]).
+    pub fn table(&self) -> &RepetitionTable {
+        &self.table
     }
 
     /// Plays `m` from `pos`. After an irreversible move no earlier position

@@ -35,5 +35,6 @@ mod rules;
 mod san;
 mod site_rules;
 mod unwinnable;
+mod watch;
 mod words;
 mod zstd_frames;

@@ -1,0 +1,409 @@
+//! `watch`: the library's live view ([`pgn_arbiter::watch`]) wired to the
+//! terminal, a JSON Lines file and a live page. Files are read again when
+//! the operating system says they changed (`notify`), or when polled.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant, SystemTime};
+
+use pgn_arbiter::text::terminal_safe;
+use pgn_arbiter::watch::{render_html, rfc3339, Change, Files, Update, Watch};
+use pgn_arbiter::{DeadMode, Error, Laws, SiteMode};
+
+use super::interrupt::on_interrupt;
+use super::{dead_modes, laws_values, site_modes, Exit, Named};
+
+/// `watch`: what to follow, what to write, how to judge.
+#[derive(clap::Args, Debug)]
+pub struct WatchArgs {
+    /// Files (rewritten, replaced or appended as games go on), folders
+    /// (every *.pgn in them, new ones picked up), or - for stdin (a stream
+    /// in which a game's whole PGN is sent again each time it changes).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<OsString>,
+    /// Judge what is there now and exit (stdin: to its end).
+    #[arg(long)]
+    pub once: bool,
+    /// Look at the files every MS milliseconds instead of waiting for the
+    /// operating system's notice of a change.
+    #[arg(long, value_name = "MS")]
+    pub poll: Option<u64>,
+    /// Write each event as one JSON object per line to FILE
+    /// (docs/watch-event.schema.json).
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
+    /// Keep a live page in FILE: each board's state and the latest events;
+    /// it reloads itself.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Ring the terminal's bell with each event.
+    #[arg(long)]
+    pub bell: bool,
+    /// No line per event on stdout.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Laws edition: by each game's Date tag (auto) or one for all.
+    #[arg(long, default_value = "auto", value_parser = laws_values())]
+    pub laws: Laws,
+    /// Dead positions and unwinnable losses on time: insufficient material
+    /// only, or proven by the engine with a small (quick) or large budget.
+    #[arg(long, default_value = "quick", value_parser = dead_modes())]
+    pub dead: DeadMode,
+    /// Also judge online games by their site's own rules: by each game's
+    /// Site tag (auto), none, or one site for all.
+    #[arg(long, default_value = "auto", value_parser = site_modes())]
+    pub site: SiteMode,
+}
+
+/// What wakes the loop.
+enum Wake {
+    /// The operating system saw a change under a watched folder, to these
+    /// paths (none: look at every file).
+    Changed(Vec<PathBuf>),
+    /// Bytes from stdin.
+    Stdin(Vec<u8>),
+    /// stdin ended (or failed, with why).
+    StdinEnd(Option<io::Error>),
+}
+
+/// How often files are looked at when nothing says they changed: with the
+/// operating system's notices (in case one is missed), and without them.
+const RESCAN_WITH_NOTICES: Duration = Duration::from_secs(2);
+const POLL_DEFAULT: Duration = Duration::from_millis(500);
+/// How often Ctrl-C is looked for while waiting.
+const TICK: Duration = Duration::from_millis(100);
+/// The live page's reload period, in seconds.
+const REFRESH: u32 = 2;
+
+/// The outputs: stdout lines, the JSON Lines, the page.
+struct Outputs {
+    quiet: bool,
+    bell: bool,
+    jsonl: Option<Named<File>>,
+    html: Option<PathBuf>,
+}
+
+impl Outputs {
+    fn open(args: &WatchArgs) -> io::Result<Outputs> {
+        let jsonl = match &args.jsonl {
+            Some(p) => {
+                let f = File::create(p)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+                Some(Named::new(&p.display().to_string(), f))
+            }
+            None => None,
+        };
+        Ok(Outputs {
+            quiet: args.quiet,
+            bell: args.bell,
+            jsonl,
+            html: args.html.clone(),
+        })
+    }
+
+    /// Writes the events (each JSON line in one write, so that a reader
+    /// never sees part of one) and says the problems on stderr.
+    fn events(&mut self, update: &Update) -> io::Result<()> {
+        for p in &update.problems {
+            eprintln!("{}", terminal_safe(&format!("pgn-arbiter: watch: {p}")));
+        }
+        if update.events.is_empty() {
+            return Ok(());
+        }
+        if let Some(out) = &mut self.jsonl {
+            for e in &update.events {
+                out.write_all(e.json_line().as_bytes())?;
+            }
+            out.flush()?;
+        }
+        if !self.quiet {
+            let mut lines = String::new();
+            for e in &update.events {
+                lines.push_str(&terminal_safe(&e.human()));
+                if self.bell {
+                    lines.push('\x07');
+                }
+                lines.push('\n');
+            }
+            let mut out = io::stdout().lock();
+            out.write_all(lines.as_bytes())?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the page whole: to a file beside it, then renamed over it, so
+    /// that a browser never reads half a page.
+    fn page(&self, watch: &Watch) -> io::Result<()> {
+        let Some(path) = &self.html else {
+            return Ok(());
+        };
+        let html = render_html(
+            watch.boards(),
+            watch.recent(),
+            &rfc3339(SystemTime::now()),
+            REFRESH,
+        );
+        write_whole(path, html.as_bytes())
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it over
+/// `path`.
+fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let mut f = File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_data()?;
+    drop(f);
+    fs::rename(&tmp, path)
+}
+
+/// Reads stdin in a thread of its own (a read blocks; the loop must still
+/// see Ctrl-C), sending what comes.
+fn read_stdin(tx: Sender<Wake>) {
+    std::thread::spawn(move || {
+        let mut stdin = io::stdin().lock();
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            match stdin.read(&mut buf) {
+                Ok(0) => {
+                    let _ = tx.send(Wake::StdinEnd(None));
+                    return;
+                }
+                Ok(n) => {
+                    if tx.send(Wake::Stdin(buf[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = tx.send(Wake::StdinEnd(Some(e)));
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// The operating system's notices of changes in the folders of `roots`
+/// (a file's own folder: a file replaced by a rename is a new file), or
+/// why there are none.
+fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<notify::RecommendedWatcher, String> {
+    use notify::event::{AccessKind, AccessMode, EventKind};
+    use notify::Watcher;
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        // Not the reads: the scan's own reading of a folder is one, and
+        // would wake the scan again, for ever. A file closed after writing
+        // is a change.
+        let Ok(event) = event else {
+            let _ = tx.send(Wake::Changed(Vec::new()));
+            return;
+        };
+        let change = match event.kind {
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+            EventKind::Access(_) => false,
+            _ => true,
+        };
+        if change {
+            let _ = tx.send(Wake::Changed(event.paths));
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    for root in roots {
+        let folder = if root.is_dir() {
+            root.clone()
+        } else {
+            match root.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            }
+        };
+        watcher
+            .watch(&folder, notify::RecursiveMode::NonRecursive)
+            .map_err(|e| format!("{}: {e}", folder.display()))?;
+    }
+    Ok(watcher)
+}
+
+/// How files are looked at: every `rescan`, and between those the paths
+/// the notices named.
+struct Looks {
+    files: Files,
+    rescan: Duration,
+    next: Instant,
+    /// Look at every file at the next turn.
+    all: bool,
+    /// The paths the notices named since the last look.
+    touched: BTreeSet<PathBuf>,
+}
+
+impl Looks {
+    /// Looks at the files due, judges what changed and writes its events;
+    /// whether a game was judged.
+    fn look(&mut self, watch: &mut Watch, out: &mut Outputs) -> io::Result<bool> {
+        if self.files.roots().is_empty() {
+            return Ok(false);
+        }
+        let changes = if self.all || Instant::now() >= self.next {
+            self.all = false;
+            self.next = Instant::now() + self.rescan;
+            self.touched.clear();
+            self.files.scan()
+        } else if !self.touched.is_empty() {
+            let touched = std::mem::take(&mut self.touched);
+            self.files.scan_paths(touched.iter().map(PathBuf::as_path))
+        } else {
+            return Ok(false);
+        };
+        let mut judged = false;
+        for change in changes {
+            let update = match change {
+                Change::Read(path, bytes) => {
+                    watch.read(&path.display().to_string(), &bytes, SystemTime::now())
+                }
+                Change::Gone(path) => Update {
+                    problems: vec![watch.gone(&path.display().to_string())],
+                    ..Update::default()
+                },
+                Change::Unreadable(path, e) => Update {
+                    problems: vec![format!("{}: cannot read: {e}", path.display())],
+                    ..Update::default()
+                },
+            };
+            judged |= update.judged > 0;
+            out.events(&update)?;
+        }
+        Ok(judged)
+    }
+}
+
+/// stdin as a stream: what came and is not yet a whole game.
+struct Stream {
+    open: bool,
+    buffer: Vec<u8>,
+}
+
+/// Waits for a notice, stdin, the next look or a look at Ctrl-C, and takes
+/// every wake that came; whether stdin brought anything.
+fn wait(rx: &Receiver<Wake>, looks: &mut Looks, stream: &mut Stream) -> bool {
+    let wait = TICK.min(looks.next.saturating_duration_since(Instant::now()));
+    let first = match rx.recv_timeout(wait) {
+        Ok(w) => Some(w),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => {
+            std::thread::sleep(wait);
+            None
+        }
+    };
+    let mut stdin = false;
+    for wake in first
+        .into_iter()
+        .chain(std::iter::from_fn(|| rx.try_recv().ok()))
+    {
+        match wake {
+            // a notice without paths: look at everything
+            Wake::Changed(paths) if paths.is_empty() => looks.all = true,
+            Wake::Changed(paths) => looks.touched.extend(paths),
+            Wake::Stdin(bytes) => {
+                stream.buffer.extend_from_slice(&bytes);
+                stdin = true;
+            }
+            Wake::StdinEnd(error) => {
+                if let Some(e) = error {
+                    eprintln!("pgn-arbiter: watch: stdin: {e}");
+                }
+                stream.open = false;
+                stdin = true;
+            }
+        }
+    }
+    stdin
+}
+
+/// How often files are looked at in all, and the notices that wake the
+/// watch between (kept alive by the caller), or polling where there are
+/// none.
+fn how_to_look(
+    args: &WatchArgs,
+    roots: &[PathBuf],
+    tx: Sender<Wake>,
+) -> (Duration, Option<notify::RecommendedWatcher>) {
+    match args.poll {
+        Some(ms) => (Duration::from_millis(ms.max(1)), None),
+        None if args.once || roots.is_empty() => (POLL_DEFAULT, None),
+        None => match notices(roots, tx) {
+            Ok(w) => (RESCAN_WITH_NOTICES, Some(w)),
+            Err(why) => {
+                eprintln!(
+                    "{}",
+                    terminal_safe(&format!(
+                        "pgn-arbiter: watch: no change notices ({why}): polling every {} ms",
+                        POLL_DEFAULT.as_millis()
+                    ))
+                );
+                (POLL_DEFAULT, None)
+            }
+        },
+    }
+}
+
+/// Runs `watch`.
+pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
+    let interrupt = on_interrupt();
+    let mut out = Outputs::open(args)?;
+    let mut watch = Watch::new(args.laws, args.dead, args.site);
+    let roots: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .filter(|p| *p != "-")
+        .map(PathBuf::from)
+        .collect();
+    let (tx, rx) = mpsc::channel::<Wake>();
+    let mut stream = Stream {
+        open: args.paths.iter().any(|p| p == "-"),
+        buffer: Vec::new(),
+    };
+    if stream.open {
+        read_stdin(tx.clone());
+    }
+    let (rescan, _notices) = how_to_look(args, &roots, tx);
+    let mut looks = Looks {
+        files: Files::new(roots.clone()),
+        rescan,
+        next: Instant::now(),
+        all: true,
+        touched: BTreeSet::new(),
+    };
+    out.page(&watch)?;
+    loop {
+        if interrupt.load(Ordering::Relaxed) {
+            out.page(&watch)?;
+            return Ok(Exit::Interrupted);
+        }
+        if looks.look(&mut watch, &mut out)? {
+            out.page(&watch)?;
+        }
+        if !stream.open && (args.once || roots.is_empty()) {
+            // --once: what is there was judged; or the stream was all
+            // there was to follow
+            out.page(&watch)?;
+            return Ok(Exit::Ok);
+        }
+        if wait(&rx, &mut looks, &mut stream) {
+            let update =
+                watch.read_stream("-", &mut stream.buffer, !stream.open, SystemTime::now());
+            out.events(&update)?;
+            if update.judged > 0 {
+                out.page(&watch)?;
+            }
+        }
+    }
+}
