@@ -130,25 +130,27 @@ pub struct Facets {
 impl Facets {
     /// Reads the facets of `game`.
     pub fn of(game: &RawGame<'_>) -> Facets {
+        let tags = Wanted::of(game);
+        let tag = |name: &str| tags.get(name, game);
         let span = |name: &str| -> Option<Span> {
-            let v = crate::parse::trim(game.tag(name)?);
+            let v = crate::parse::trim(tag(name)?);
             let start = (v.as_ptr() as usize).checked_sub(game.text.as_ptr() as usize)?;
             let end = start + v.len();
             (end <= game.text.len()).then_some((start as u32, end as u32))
         };
         let elo = |name: &str| -> Option<u32> {
-            let v = crate::parse::trim(game.tag(name)?);
+            let v = crate::parse::trim(tag(name)?);
             if v.is_empty() || v.len() > 4 || !v.iter().all(u8::is_ascii_digit) {
                 return None;
             }
             std::str::from_utf8(v).ok()?.parse().ok().filter(|&e| e > 0)
         };
-        let year_of_date = year(game.tag("Date")).or_else(|| year(game.tag("UTCDate")));
+        let year_of_date = year(tag("Date")).or_else(|| year(tag("UTCDate")));
         Facets {
             year: year_of_date,
-            event_year: year(game.tag("EventDate")).or(year_of_date),
+            event_year: year(tag("EventDate")).or(year_of_date),
             site: span("Site"),
-            time_class: TimeClass::from_tag(game.tag("TimeControl")),
+            time_class: TimeClass::from_tag(tag("TimeControl")),
             rating: match (elo("WhiteElo"), elo("BlackElo")) {
                 (Some(w), Some(b)) => Some(((w + b) / 2) as u16),
                 _ => None,
@@ -158,7 +160,7 @@ impl Facets {
             white: span("White"),
             black: span("Black"),
             result: span("Result"),
-            identity: crate::identity::Identity::read(|n| game.tag(n)),
+            identity: crate::identity::Identity::read(tag),
         }
     }
 
@@ -167,6 +169,78 @@ impl Facets {
         let (s, e) = span?;
         text.get(s as usize..e as usize)
     }
+}
+
+/// The tags that [`Facets::of`] and [`crate::identity::Identity::read`]
+/// read, found in one pass over the game's tags (a game has about 18; each
+/// looked up on its own was a scan of them all, some 30 times a game).
+struct Wanted<'a> {
+    values: [Option<&'a [u8]>; WANTED.len()],
+}
+
+/// The names of the [`Wanted`] tags.
+const WANTED: [&str; 16] = [
+    "Event",
+    "Site",
+    "Date",
+    "UTCDate",
+    "EventDate",
+    "TimeControl",
+    "WhiteElo",
+    "BlackElo",
+    "Termination",
+    "White",
+    "Black",
+    "Result",
+    "Round",
+    "Link",
+    "GameURL",
+    "FICSGamesDBGameNo",
+];
+
+impl<'a> Wanted<'a> {
+    fn of(game: &RawGame<'a>) -> Wanted<'a> {
+        let mut values = [None; WANTED.len()];
+        // in order, so that the last of a repeated name wins, as with
+        // [`RawGame::tag`]
+        for (name, value) in &game.tags {
+            if let Some(i) = slot(name) {
+                values[i] = Some(*value);
+            }
+        }
+        Wanted { values }
+    }
+
+    /// The value of tag `name`, as [`RawGame::tag`] gives it.
+    fn get(&self, name: &str, game: &RawGame<'a>) -> Option<&'a [u8]> {
+        match slot(name.as_bytes()) {
+            Some(i) => self.values[i],
+            None => game.tag(name),
+        }
+    }
+}
+
+/// The place of a tag's name in [`WANTED`].
+fn slot(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"UTCDate" => 3,
+        b"EventDate" => 4,
+        b"TimeControl" => 5,
+        b"WhiteElo" => 6,
+        b"BlackElo" => 7,
+        b"Termination" => 8,
+        b"White" => 9,
+        b"Black" => 10,
+        b"Result" => 11,
+        b"Round" => 12,
+        b"Link" => 13,
+        b"GameURL" => 14,
+        b"FICSGamesDBGameNo" => 15,
+        _ => return None,
+    })
 }
 
 /// The four-digit year a date starts with.
@@ -182,6 +256,20 @@ fn year(date: Option<&[u8]>) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wanted_tags_read_in_one_pass_as_each_read_alone() {
+        for (i, name) in WANTED.iter().enumerate() {
+            assert_eq!(slot(name.as_bytes()), Some(i), "{name}");
+        }
+        let text = b"[Event \"A\"]\n[White \"x\"]\n[Event \"B\"]\n[Annotator \"z\"]\n\n1. e4 *\n";
+        let game = crate::split::Splitter::new(text).next().expect("a game");
+        let tags = Wanted::of(&game);
+        for name in WANTED.iter().chain(&["Annotator", "Black"]) {
+            assert_eq!(tags.get(name, &game), game.tag(name), "{name}");
+        }
+        assert_eq!(tags.get("Event", &game), Some(&b"B"[..]));
+    }
 
     #[test]
     fn time_classes_as_lichess_estimates_them() {

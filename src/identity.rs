@@ -9,6 +9,7 @@
 //! finder and its standings.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// The tags of a record that the duplicate finder compares, read once in
@@ -92,11 +93,39 @@ impl NameKey {
 /// chess.com's `MagnusCarlsen` is `carlsen`, `magnus`. Empty for a name
 /// that names nobody (`?`, `NN`).
 pub fn normalise_name(raw: &[u8]) -> (String, String) {
-    let text = String::from_utf8_lossy(crate::parse::trim(raw));
-    let (surname, given) = match text.split_once(',') {
+    let raw = crate::parse::trim(raw);
+    let (surname, given) = match Folded::ascii(raw) {
+        Some(f) => {
+            let (s, g) = f.parts();
+            (text(s), text(g))
+        }
+        None => split_name(&String::from_utf8_lossy(raw)),
+    };
+    match known_surname(surname.as_bytes()) {
+        Some(s) => (text(s), given),
+        None => (String::new(), String::new()),
+    }
+}
+
+/// The surname as compared: its transliterations mapped to one spelling;
+/// `None` for a name that names nobody (empty, `nn`).
+fn known_surname(surname: &[u8]) -> Option<&[u8]> {
+    let s = transliterations().get(surname).copied().unwrap_or(surname);
+    (!s.is_empty() && s != b"nn").then_some(s)
+}
+
+/// Folded letters as a string (they are ASCII).
+fn text(folded: &[u8]) -> String {
+    String::from_utf8_lossy(folded).into_owned()
+}
+
+/// The surname and given names of a name (trimmed), folded, before the
+/// transliterations ([`normalise_name`]).
+fn split_name(text: &str) -> (String, String) {
+    match text.split_once(',') {
         Some((s, g)) => (letters(s), letters(g)),
         None => {
-            let words = words(&text);
+            let words = words(text);
             match words.len() {
                 0 => (String::new(), String::new()),
                 1 => (words[0].clone(), String::new()),
@@ -107,15 +136,91 @@ pub fn normalise_name(raw: &[u8]) -> (String, String) {
                 n => (words[n - 1].clone(), words[0].clone()),
             }
         }
-    };
-    let surname = match transliterations().get(surname.as_str()) {
-        Some(canonical) => canonical.to_string(),
-        None => surname,
-    };
-    if surname.is_empty() || surname == "nn" {
-        return (String::new(), String::new());
     }
-    (surname, given)
+}
+
+/// A name of ASCII bytes folded as [`split_name`] folds it, in a buffer
+/// on the stack: the names of a database are read twice a game, and
+/// nearly all are short and ASCII, so they cost no allocation.
+struct Folded {
+    buf: [u8; Folded::CAP],
+    surname: (u8, u8),
+    given: (u8, u8),
+}
+
+impl Folded {
+    /// The longest name folded here, in bytes.
+    const CAP: usize = 96;
+    /// The most words of a name without a comma folded here.
+    const WORDS: usize = 16;
+
+    /// `None` where the name is not ASCII, or longer than [`Folded::CAP`]
+    /// or [`Folded::WORDS`] ([`split_name`] takes it).
+    fn ascii(text: &[u8]) -> Option<Folded> {
+        if text.len() > Folded::CAP || !text.is_ascii() {
+            return None;
+        }
+        let mut f = Folded {
+            buf: [0; Folded::CAP],
+            surname: (0, 0),
+            given: (0, 0),
+        };
+        let mut len = 0usize;
+        if let Some(comma) = text.iter().position(|&b| b == b',') {
+            for &c in &text[..comma] {
+                if c.is_ascii_alphanumeric() {
+                    f.buf[len] = c.to_ascii_lowercase();
+                    len += 1;
+                }
+            }
+            let s = len;
+            for &c in &text[comma + 1..] {
+                if c.is_ascii_alphanumeric() {
+                    f.buf[len] = c.to_ascii_lowercase();
+                    len += 1;
+                }
+            }
+            f.surname = (0, s as u8);
+            f.given = (s as u8, len as u8);
+            return Some(f);
+        }
+        // the words, cut as `words` cuts them
+        let mut words = [(0u8, 0u8); Folded::WORDS];
+        let mut count = 0;
+        let mut start = 0usize;
+        let mut last_lower = false;
+        for &c in text {
+            let split = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && last_lower);
+            if split && len > start {
+                *words.get_mut(count)? = (start as u8, len as u8);
+                count += 1;
+                start = len;
+            }
+            if c.is_ascii_alphanumeric() {
+                f.buf[len] = c.to_ascii_lowercase();
+                len += 1;
+            }
+            last_lower = c.is_ascii_lowercase();
+        }
+        if len > start {
+            *words.get_mut(count)? = (start as u8, len as u8);
+            count += 1;
+        }
+        let width = |w: (u8, u8)| w.1 - w.0;
+        (f.surname, f.given) = match count {
+            0 => ((0, 0), (0, 0)),
+            1 => (words[0], (0, 0)),
+            n if width(words[n - 1]) <= 2 && width(words[0]) > 2 => (words[0], words[n - 1]),
+            n => (words[n - 1], words[0]),
+        };
+        Some(f)
+    }
+
+    /// The surname and given names.
+    fn parts(&self) -> (&[u8], &[u8]) {
+        let part = |(a, b): (u8, u8)| &self.buf[usize::from(a)..usize::from(b)];
+        (part(self.surname), part(self.given))
+    }
 }
 
 /// The key of a player within an event: the name as normalised
@@ -124,23 +229,61 @@ pub fn normalise_name(raw: &[u8]) -> (String, String) {
 /// initial may stand for another player of the same surname), or the name
 /// as written where it names nobody (`?`).
 pub fn player_key(name: &[u8]) -> Box<[u8]> {
-    let (surname, given) = normalise_name(name);
-    if surname.is_empty() {
-        return [&b"="[..], name].concat().into();
+    let mut key = Vec::new();
+    write_player_key(name, &mut key);
+    key.into()
+}
+
+/// [`player_key`] written into `out` (cleared first), which a caller
+/// keeps from game to game.
+pub fn write_player_key(name: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    let trimmed = crate::parse::trim(name);
+    let mut put = |surname: &[u8], given: &[u8]| match known_surname(surname) {
+        Some(s) => {
+            out.extend_from_slice(s);
+            out.push(b',');
+            out.extend_from_slice(given);
+        }
+        None => {
+            out.push(b'=');
+            out.extend_from_slice(name);
+        }
+    };
+    match Folded::ascii(trimmed) {
+        Some(f) => {
+            let (s, g) = f.parts();
+            put(s, g);
+        }
+        None => {
+            let (s, g) = split_name(&String::from_utf8_lossy(trimmed));
+            put(s.as_bytes(), g.as_bytes());
+        }
     }
-    format!("{surname},{given}").into_bytes().into()
 }
 
 /// The [`NameKey`] of a name as written.
 pub fn name_key(raw: &[u8]) -> NameKey {
-    let (surname, given) = normalise_name(raw);
-    if surname.is_empty() {
-        return NameKey::default();
-    }
-    let h = xxhash_rust::xxh3::xxh3_64(surname.as_bytes());
-    NameKey {
-        surname: (h as u32 ^ (h >> 32) as u32).max(1),
-        initial: given.bytes().next().unwrap_or(0),
+    let trimmed = crate::parse::trim(raw);
+    let key = |surname: &[u8], given: &[u8]| {
+        let Some(s) = known_surname(surname) else {
+            return NameKey::default();
+        };
+        let h = xxhash_rust::xxh3::xxh3_64(s);
+        NameKey {
+            surname: (h as u32 ^ (h >> 32) as u32).max(1),
+            initial: given.first().copied().unwrap_or(0),
+        }
+    };
+    match Folded::ascii(trimmed) {
+        Some(f) => {
+            let (s, g) = f.parts();
+            key(s, g)
+        }
+        None => {
+            let (s, g) = split_name(&String::from_utf8_lossy(trimmed));
+            key(s.as_bytes(), g.as_bytes())
+        }
     }
 }
 
@@ -206,11 +349,15 @@ fn fold(c: char) -> Option<char> {
 }
 
 /// Surnames written differently in different languages, each mapped to
-/// the first spelling of its line in `transliterations.txt`.
-fn transliterations() -> &'static HashMap<&'static str, &'static str> {
-    static TABLE: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+/// the first spelling of its line in `transliterations.txt`. Looked up for
+/// every name read, so hashed with FNV-1a rather than SipHash (the keys
+/// are the file's own, not an attacker's).
+type Transliterations = HashMap<&'static [u8], &'static [u8], BuildHasherDefault<Fnv1a>>;
+
+fn transliterations() -> &'static Transliterations {
+    static TABLE: OnceLock<Transliterations> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = HashMap::new();
+        let mut t = Transliterations::default();
         for line in include_str!("identity/transliterations.txt").lines() {
             let line = line.split('#').next().unwrap_or_default();
             let mut spellings = line.split_whitespace();
@@ -218,11 +365,33 @@ fn transliterations() -> &'static HashMap<&'static str, &'static str> {
                 continue;
             };
             for s in spellings {
-                t.insert(s, canonical);
+                t.insert(s.as_bytes(), canonical.as_bytes());
             }
         }
         t
     })
+}
+
+/// The FNV-1a hash, for short keys of a fixed table.
+#[derive(Default)]
+struct Fnv1a(u64);
+
+impl Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
 }
 
 /// A date as compared: year, month and day packed (`y << 9 | m << 5 | d`),
@@ -364,6 +533,72 @@ mod tests {
         assert_eq!(n("Michael Adams"), n("ADAMS,  Michael"));
         assert_ne!(n("Xu, Yi"), n("Xu, Yinglun"));
         assert_eq!(n("NN"), (String::new(), String::new()));
+    }
+
+    #[test]
+    fn ascii_names_fold_on_the_stack_as_any_name_folds() {
+        let mut names: Vec<Vec<u8>> = [
+            "Adams, Michael",
+            "MagnusCarlsen",
+            "Carls C",
+            "de la Paz, J.",
+            "a b c d",
+            "  NN ",
+            "?",
+            "x,",
+            ",y",
+            "Ab,Cd,Ef",
+            "aB",
+            "ABc",
+            "van der Wiel J",
+            "",
+            "player1",
+            "Koch,Ala2",
+            "DrNykterstein",
+            "A-B_C.D E",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for file in ["lichess-2000.pgn", "twic-2000.pgn.zst"] {
+            let bytes = std::fs::read(data.join(file)).expect("data/");
+            let text = if file.ends_with(".zst") {
+                zstd::stream::decode_all(&bytes[..]).expect("zstd")
+            } else {
+                bytes
+            };
+            for line in text.split(|&b| b == b'\n') {
+                for tag in [&b"[White \""[..], b"[Black \""] {
+                    if let Some(rest) = line.strip_prefix(tag) {
+                        names.push(
+                            rest.split(|&b| b == b'"')
+                                .next()
+                                .unwrap_or_default()
+                                .to_vec(),
+                        );
+                    }
+                }
+            }
+        }
+        let mut folded = 0;
+        for name in &names {
+            let trimmed = crate::parse::trim(name);
+            let Some(f) = Folded::ascii(trimmed) else {
+                continue;
+            };
+            let (s, g) = f.parts();
+            let any = split_name(&String::from_utf8_lossy(trimmed));
+            assert_eq!(
+                (text(s), text(g)),
+                any,
+                "{:?}",
+                String::from_utf8_lossy(name)
+            );
+            folded += 1;
+        }
+        assert!(folded > 5_000, "{folded} names folded on the stack");
+        assert!(Folded::ascii("Ljubojević, L".as_bytes()).is_none());
     }
 
     #[test]

@@ -10,19 +10,21 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::fact::Fact;
 use super::model::{Correction, EventPoints, EVENT_PLAYER_CAP};
-use crate::identity::player_key;
+use crate::identity::write_player_key;
 
 /// The events' points while the run goes on.
 #[derive(Default)]
 pub(super) struct Points {
     /// By event ([`super::event`]: `Event`, `Site`, year), as written.
     events: HashMap<Box<[u8]>, EventAcc>,
+    /// White's and Black's keys, reused from game to game.
+    keys: [Vec<u8>; 2],
 }
 
 /// An event's players and corrections while the run goes on.
 #[derive(Default)]
 struct EventAcc {
-    /// Player, by [`player_key`] → the name first written, the other
+    /// Player, by [`crate::identity::player_key`] → the name first written, the other
     /// spellings joined to it, `[games, recorded, laws]` (points in halves).
     players: HashMap<Box<[u8]>, Player>,
     /// Too many players: no standings.
@@ -53,8 +55,10 @@ impl Points {
         if let Some(c) = &fact.correction {
             acc.corrections.push(c.clone());
         }
-        let players = [(white, player_key(white)), (black, player_key(black))];
-        acc.add_players(players, [recorded, laws]);
+        let [w, b] = &mut self.keys;
+        write_player_key(white, w);
+        write_player_key(black, b);
+        acc.add_players([(white, w), (black, b)], [recorded, laws]);
     }
 
     /// The events' points as the aggregate writes them. Names that differ
@@ -89,12 +93,12 @@ impl Points {
 impl EventAcc {
     /// Adds the game to both players' standings while the event is
     /// followed: `[recorded, laws]` points in halves for White and Black.
-    fn add_players(&mut self, players: [(&[u8], Box<[u8]>); 2], points: [[u64; 2]; 2]) {
+    fn add_players(&mut self, players: [(&[u8], &[u8]); 2], points: [[u64; 2]; 2]) {
         if self.untracked {
             return;
         }
         for (side, (name, key)) in players.into_iter().enumerate() {
-            if !self.players.contains_key(&key) {
+            if !self.players.contains_key(key) {
                 if self.players.len() >= EVENT_PLAYER_CAP {
                     self.players = HashMap::new();
                     self.untracked = true;
@@ -104,9 +108,9 @@ impl EventAcc {
                     name: name.into(),
                     ..Player::default()
                 };
-                self.players.insert(key.clone(), first);
+                self.players.insert(key.into(), first);
             }
-            let p = self.players.get_mut(&key).expect("inserted");
+            let p = self.players.get_mut(key).expect("inserted");
             if *p.name != *name && !p.others.iter().any(|o| **o == *name) {
                 p.others.push(name.into());
             }

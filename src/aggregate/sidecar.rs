@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::duplicates::InputIds;
 use super::model::{read_aggregate, Aggregate};
 
-use super::spool::MAGIC;
+use super::spool::{Framing, Inputs, MAGIC};
 
 /// The file beside the aggregate `json` that holds its ids.
 pub fn ids_path(json: &Path) -> PathBuf {
@@ -46,29 +46,19 @@ pub fn write_ids(path: &Path, ids: &[InputIds]) -> io::Result<()> {
 pub fn read_ids(path: &Path) -> Result<Vec<InputIds>, String> {
     let name = path.display();
     let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut r = BufReader::with_capacity(1 << 20, file);
     let bad = |what: &str| format!("{name}: not the ids of an aggregate ({what})");
-    let mut magic = vec![0; MAGIC.len()];
-    r.read_exact(&mut magic).map_err(|_| bad("too short"))?;
-    if magic != MAGIC {
-        return Err(bad("it does not start with `pgn-arbiter ids 3`"));
-    }
+    let framing = |f: Framing| match f {
+        Framing::TooShort => bad("too short"),
+        Framing::OtherFormat => bad("it does not start with `pgn-arbiter ids 3`"),
+        Framing::CutShort => bad("cut short"),
+        Framing::Io(e) => format!("{name}: {e}"),
+    };
+    let mut inputs = Inputs::open(BufReader::with_capacity(1 << 20, file)).map_err(framing)?;
     let mut ids = Vec::new();
-    loop {
-        let mut len = [0u8; 4];
-        match r.read(&mut len[..1]) {
-            Ok(0) => return Ok(ids),
-            Ok(_) => {}
-            Err(e) => return Err(format!("{name}: {e}")),
-        }
-        r.read_exact(&mut len[1..]).map_err(|_| bad("cut short"))?;
-        let mut file = vec![0; u32::from_le_bytes(len) as usize];
-        r.read_exact(&mut file).map_err(|_| bad("cut short"))?;
-        let mut n = [0u8; 8];
-        r.read_exact(&mut n).map_err(|_| bad("cut short"))?;
-        let n = u64::from_le_bytes(n);
+    while let Some((file, n)) = inputs.next_input().map_err(framing)? {
         let mut games = Vec::new();
-        let read = (&mut r)
+        let read = inputs
+            .games()
             .take(n)
             .read_to_end(&mut games)
             .map_err(|e| format!("{name}: {e}"))?;
@@ -78,6 +68,7 @@ pub fn read_ids(path: &Path) -> Result<Vec<InputIds>, String> {
         let file = String::from_utf8(file).map_err(|_| bad("a name that is not UTF-8"))?;
         ids.push(InputIds { file, games });
     }
+    Ok(ids)
 }
 
 /// Reads the aggregate in the file `p`, with its ids from beside it.

@@ -130,6 +130,57 @@ impl IdsWriter {
     }
 }
 
+/// The inputs of a file of games for merging, header by header: the one
+/// reader of the format's framing, for [`read_spool`] and
+/// [`super::read_ids`] (each names what is wrong in its own words).
+pub(super) struct Inputs<R> {
+    r: R,
+}
+
+/// What is wrong with a file of games for merging.
+pub(super) enum Framing {
+    /// Shorter than its first line.
+    TooShort,
+    /// Another first line.
+    OtherFormat,
+    /// It ends inside an input's header.
+    CutShort,
+    Io(io::Error),
+}
+
+impl<R: Read> Inputs<R> {
+    /// Checks the first line of `r`.
+    pub(super) fn open(mut r: R) -> Result<Inputs<R>, Framing> {
+        let mut magic = vec![0; MAGIC.len()];
+        r.read_exact(&mut magic).map_err(|_| Framing::TooShort)?;
+        if magic != MAGIC {
+            return Err(Framing::OtherFormat);
+        }
+        Ok(Inputs { r })
+    }
+
+    /// The next input's name and its games' length in bytes (the games
+    /// follow, to read from [`Inputs::games`]); `None` at the end.
+    pub(super) fn next_input(&mut self) -> Result<Option<(Vec<u8>, u64)>, Framing> {
+        let mut len = [0u8; 4];
+        if self.r.read(&mut len[..1]).map_err(Framing::Io)? == 0 {
+            return Ok(None);
+        }
+        let cut = |_| Framing::CutShort;
+        self.r.read_exact(&mut len[1..]).map_err(cut)?;
+        let mut name = vec![0; u32::from_le_bytes(len) as usize];
+        self.r.read_exact(&mut name).map_err(cut)?;
+        let mut n = [0u8; 8];
+        self.r.read_exact(&mut n).map_err(cut)?;
+        Ok(Some((name, u64::from_le_bytes(n))))
+    }
+
+    /// Where the current input's games are read.
+    pub(super) fn games(&mut self) -> &mut R {
+        &mut self.r
+    }
+}
+
 /// What [`read_spool`] meets, in order.
 pub(super) enum Spooled<'a> {
     /// An input starts, named so.
@@ -162,24 +213,16 @@ pub(super) fn read_spool_from(
             format!("{}: games for merging {what}", path.display()),
         )
     };
-    let mut r = BufReader::with_capacity(1 << 16, file);
-    let mut magic = vec![0; MAGIC.len()];
-    r.read_exact(&mut magic).map_err(|_| bad("too short"))?;
-    if magic != MAGIC {
-        return Err(bad("of another format"));
-    }
+    let framing = |f: Framing| match f {
+        Framing::TooShort => bad("too short"),
+        Framing::OtherFormat => bad("of another format"),
+        Framing::CutShort => bad("cut short"),
+        Framing::Io(e) => e,
+    };
+    let mut inputs = Inputs::open(BufReader::with_capacity(1 << 16, file)).map_err(framing)?;
     let mut buf = Vec::new();
-    loop {
-        let mut len = [0u8; 4];
-        if r.read(&mut len[..1])? == 0 {
-            return Ok(());
-        }
-        r.read_exact(&mut len[1..]).map_err(|_| bad("cut short"))?;
-        let mut name = vec![0; u32::from_le_bytes(len) as usize];
-        r.read_exact(&mut name).map_err(|_| bad("cut short"))?;
-        let mut n = [0u8; 8];
-        r.read_exact(&mut n).map_err(|_| bad("cut short"))?;
-        let mut left = u64::from_le_bytes(n);
+    while let Some((name, mut left)) = inputs.next_input().map_err(framing)? {
+        let r = inputs.games();
         visit(Spooled::Input(&String::from_utf8_lossy(&name)));
         buf.clear();
         let mut game = 0u64;
@@ -203,4 +246,5 @@ pub(super) fn read_spool_from(
             buf.drain(..used);
         }
     }
+    Ok(())
 }
