@@ -415,7 +415,13 @@ impl Tally {
                 ..g.clone()
             };
         }
-        let points = self.points.events();
+        let mut points = self.points.events();
+        let untracked = points.values().filter(|p| p.untracked).count() as u64;
+        let standings = points.len() as u64 - untracked;
+        // the events whose standings the Laws change or whose names were
+        // joined; the others' standings are the records' own, and would
+        // grow the JSON with every tournament of a month
+        points.retain(|_, e| !e.corrections.is_empty() || !e.joined.is_empty());
         Ok(Aggregate {
             schema_version: AGGREGATE_VERSION,
             run,
@@ -424,7 +430,8 @@ impl Tally {
             by: self.by(),
             distributions: self.distributions(),
             players: self.players.by_name(),
-            points_untracked_events: points.values().filter(|p| p.untracked).count() as u64,
+            points_untracked_events: untracked,
+            points_events: standings,
             points,
             examples: self
                 .examples

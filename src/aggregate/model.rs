@@ -10,7 +10,7 @@ pub use super::rows::{Correction, ExampleRow};
 pub use crate::stats::SiteCounts;
 
 /// The version of the aggregate JSON.
-pub const AGGREGATE_VERSION: u32 = 3;
+pub const AGGREGATE_VERSION: u32 = 4;
 
 /// The merged aggregate, as written to and read from JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -33,11 +33,20 @@ pub struct Aggregate {
     /// tag): claims missed, and claims missed in games they then lost.
     #[serde(default)]
     pub players: BTreeMap<String, PlayerCounts>,
-    /// Per event of at most [`EVENT_PLAYER_CAP`] players: each player's
-    /// points as recorded and as the Laws give them (Art. 11), and the
-    /// results the Laws decide otherwise than the tag.
+    /// Per event where the Laws decide a result otherwise than the tag, or
+    /// where names that normalise equal were joined into one player: each
+    /// player's points as recorded and as the Laws give them (Art. 11,
+    /// for events of at most [`EVENT_PLAYER_CAP`] players), the names
+    /// joined, and the results the Laws decide otherwise. Other events'
+    /// standings are the records' own and are not written (a month holds
+    /// some hundred thousand tournaments); [`Aggregate::points_events`]
+    /// counts them all.
     #[serde(default)]
     pub points: BTreeMap<String, EventPoints>,
+    /// Events with standings kept (at most [`EVENT_PLAYER_CAP`] players),
+    /// in `points` or not.
+    #[serde(default)]
+    pub points_events: u64,
     /// Events with more players than [`EVENT_PLAYER_CAP`] (not tournaments
     /// whose standings mean something: "Rated Blitz game"): their
     /// corrections are kept, their standings not.

@@ -315,11 +315,11 @@ fn a_missing_or_bad_part_file_is_named_and_fails_before_any_output() {
     // a part's aggregate of another version (as `report` refuses it)
     let p2 = std::fs::read_to_string(dir.path().join("p2.agg.json")).unwrap();
     assert!(
-        p2.contains("\"schema_version\":3"),
+        p2.contains("\"schema_version\":4"),
         "{}",
         &p2[..80.min(p2.len())]
     );
-    let other = p2.replacen("\"schema_version\":3", "\"schema_version\":99", 1);
+    let other = p2.replacen("\"schema_version\":4", "\"schema_version\":99", 1);
     util::write(dir.path(), "other.agg.json", other.as_bytes());
     let outputs = ["m.jsonl", "m.json", "m.agg.json"];
     let merge = |findings: [&str; 3], reports: [&str; 3]| {

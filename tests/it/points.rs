@@ -269,7 +269,9 @@ fn on_the_shared_corpus_events_are_told_apart_and_every_change_is_shown() {
     let paths: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
     let (json, html) = report(dir.path(), &paths);
     let points = json["points"].as_object().unwrap();
-    let mondariz: Vec<&String> = points
+    let mondariz: Vec<&String> = json["by"]["event"]
+        .as_object()
+        .unwrap()
         .keys()
         .filter(|k| k.starts_with("Mondariz op\t"))
         .collect();
@@ -277,6 +279,16 @@ fn on_the_shared_corpus_events_are_told_apart_and_every_change_is_shown() {
         mondariz,
         ["Mondariz op\tMondariz\t1996", "Mondariz op\tMondariz\t1997"]
     );
+    // the standings of 1997, where a result is corrected, are written;
+    // 1996's are the records' own
+    assert!(points.contains_key("Mondariz op\tMondariz\t1997"));
+    assert!(!points.contains_key("Mondariz op\tMondariz\t1996"));
+    for (key, e) in points {
+        assert!(
+            e.get("corrections").is_some() || e.get("joined").is_some(),
+            "{key}: standings written without a correction or a name joined"
+        );
+    }
     assert!(html.contains(">Mondariz op (1997)</a>"));
     let mut shown = BTreeMap::new();
     for (key, e) in points {

@@ -126,11 +126,10 @@ pub(super) fn points(s: &mut String, agg: &Aggregate) {
         .map(|(k, e)| (k, labels[k.as_str()].clone(), e, standings(&e.players)))
         .collect();
     events.sort_by(|a, b| (State::of(a.2, &a.3), &a.1).cmp(&(State::of(b.2, &b.3), &b.1)));
-    let tracked = agg.points.values().filter(|e| !e.untracked).count();
     let _ = writeln!(
         s,
-        "<p>Events: {} with standings kept, <span data-figure=\"points_untracked_events\">{}</span> with more players (corrections only).</p>",
-        thousands(tracked as u64),
+        "<p>Events: <span data-figure=\"points_events\">{}</span> with standings kept, <span data-figure=\"points_untracked_events\">{}</span> with more players (corrections only).</p>",
+        thousands(agg.points_events),
         thousands(agg.points_untracked_events)
     );
     if events.is_empty() {
