@@ -648,11 +648,34 @@ impl Month<'_> {
 
     /// A new game: drawn until (moves, White, Black) is new for its day.
     fn draw(&self, rng: &mut Rng, number: u64, day: u64, seen: &mut DayFilter) -> Game {
-        let data = self.data;
         let start = self.day_start(day);
         let length = (self.day_start(day + 1) - start).max(1);
         let second = ((number - start) * 86_400 / length) as u32;
         let otb = rng.below(1000) < self.otb;
+        // a small tournament can run out of new (moves, White, Black):
+        // after this many draws its game goes to another tournament
+        const TRIES: u32 = 4096;
+        loop {
+            if let Some(game) = self.draw_in(rng, otb, number, day, second, seen, TRIES) {
+                return game;
+            }
+        }
+    }
+
+    /// [`Month::draw`] in one tournament drawn for the game (or none), at
+    /// most `tries` times.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_in(
+        &self,
+        rng: &mut Rng,
+        otb: bool,
+        number: u64,
+        day: u64,
+        second: u32,
+        seen: &mut DayFilter,
+        tries: u32,
+    ) -> Option<Game> {
+        let data = self.data;
         let tournament = if otb {
             1 + rng.below(self.events)
         } else if rng.below(1000) < ARENA_PERMILLE {
@@ -672,7 +695,7 @@ impl Month<'_> {
         } else {
             (&data.online, data.online_names.len() as u64)
         };
-        loop {
+        for _ in 0..tries {
             let template = choices[rng.below(choices.len() as u64) as usize];
             let (white, black) = if tournament > 0 {
                 let a = rng.below(size);
@@ -684,7 +707,7 @@ impl Month<'_> {
             let class = u64::from(data.classes[template as usize]);
             let key = (u64::from(otb) << 62) | (class << 48) | (white << 24) | black;
             if white != black && seen.insert(key) {
-                return Game {
+                return Some(Game {
                     number,
                     template,
                     white: white as u32,
@@ -692,9 +715,10 @@ impl Month<'_> {
                     day,
                     second,
                     tournament: tournament as u32,
-                };
+                });
             }
         }
+        None
     }
 
     fn write(&self, out: &mut Vec<u8>, game: &Game, respelled: bool) {
