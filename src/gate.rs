@@ -2,13 +2,17 @@
 //! pipeline can gate on the state of its games.
 //!
 //! A list is comma-separated; each condition is `any` (some game has a
-//! finding), `KIND` (some game has a finding of that kind), `KIND>N` (more
-//! than N games have one) or `KIND>P%` (more than P percent of the games
-//! analysed have one; for `invalid_game`, of the games read).
+//! finding), `KIND` (some game has a finding of that kind), `error` (some
+//! game has a finding whose severity is error, [`Severity`]), `warning`
+//! (an error or a warning), each alone or as `WHAT>N` (more than N games
+//! have one) or `WHAT>P%` (more than P percent of the games analysed have
+//! one; for `invalid_game`, of the games read; for `any`, `error` and
+//! `warning`, of the games analysed or invalid).
 
 use std::fmt;
 
 use crate::finding::Kind;
+use crate::kind::Severity;
 use crate::stats::Stats;
 use crate::text::thousands;
 
@@ -21,11 +25,45 @@ pub enum Limit {
     Percent(f64),
 }
 
+/// The games a condition counts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// Games with a finding (`any`).
+    Any,
+    /// Games with a finding of this kind.
+    Kind(Kind),
+    /// Games with a finding of this severity or a more serious one
+    /// (`error`, `warning`).
+    Severity(Severity),
+}
+
+impl Target {
+    /// Its name in a `--fail-on` list.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Any => "any",
+            Target::Kind(k) => k.name(),
+            Target::Severity(s) => s.name(),
+        }
+    }
+
+    /// The games it counts, in words: "with findings", "with wrong_result",
+    /// "with an error".
+    pub fn words(self) -> String {
+        match self {
+            Target::Any => "with findings".to_string(),
+            Target::Kind(k) => format!("with {}", k.name()),
+            Target::Severity(Severity::Error) => "with an error".to_string(),
+            Target::Severity(s) => format!("with a {} or an error", s.name()),
+        }
+    }
+}
+
 /// One condition of a `--fail-on` list.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Condition {
-    /// `None`: any kind.
-    pub kind: Option<Kind>,
+    /// The games it counts.
+    pub what: Target,
     /// How many games it allows (`KIND` alone: none).
     pub limit: Limit,
 }
@@ -44,10 +82,14 @@ pub struct Failure {
 impl Condition {
     /// The games a condition counts, and the games it counts them against.
     fn figures(&self, stats: &Stats) -> (u64, u64) {
-        match self.kind {
-            None => (stats.flagged, stats.analysed + stats.invalid),
-            Some(Kind::InvalidGame) => (stats.kind_games[Kind::InvalidGame], stats.games),
-            Some(k) => (stats.kind_games[k], stats.analysed),
+        match self.what {
+            Target::Any => (stats.flagged, stats.analysed + stats.invalid),
+            Target::Severity(s) => (
+                stats.severity_games.at_least(s),
+                stats.analysed + stats.invalid,
+            ),
+            Target::Kind(Kind::InvalidGame) => (stats.kind_games[Kind::InvalidGame], stats.games),
+            Target::Kind(k) => (stats.kind_games[k], stats.analysed),
         }
     }
 
@@ -74,7 +116,7 @@ impl Condition {
 
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self.kind.map_or("any", Kind::name);
+        let name = self.what.name();
         match self.limit {
             Limit::Games(0) => write!(f, "{name}"),
             Limit::Games(n) => write!(f, "{name}>{n}"),
@@ -85,12 +127,9 @@ impl fmt::Display for Condition {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.condition.kind {
-            None => "with findings".to_string(),
-            Some(k) => format!("with {}", k.name()),
-        };
-        let against = match self.condition.kind {
-            Some(Kind::InvalidGame) => "read",
+        let what = self.condition.what.words();
+        let against = match self.condition.what {
+            Target::Kind(Kind::InvalidGame) => "read",
             _ => "analysed",
         };
         write!(
@@ -137,21 +176,21 @@ pub fn parse(list: &str) -> Result<Vec<Condition>, String> {
                 }
             }
         };
-        let kind = if name == "any" {
-            None
-        } else {
-            match Kind::ALL.iter().find(|k| k.name() == name) {
-                Some(k) => Some(*k),
+        let what = match (name, Severity::from_name(name)) {
+            ("any", _) => Target::Any,
+            (_, Some(s)) if s != Severity::Note => Target::Severity(s),
+            _ => match Kind::from_name(name) {
+                Some(k) => Target::Kind(k),
                 None => {
                     let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
                     return Err(format!(
-                        "--fail-on {item}: unknown kind '{name}' (one of any, {})",
+                        "--fail-on {item}: unknown kind '{name}' (one of any, error, warning, {})",
                         names.join(", ")
                     ));
                 }
-            }
+            },
         };
-        out.push(Condition { kind, limit });
+        out.push(Condition { what, limit });
     }
     if out.is_empty() {
         return Err("--fail-on: no condition given".to_string());
@@ -179,15 +218,34 @@ mod tests {
         };
         s.kind_games[Kind::InvalidGame] = 10;
         s.kind_games[Kind::MissedThreefold] = 18;
+        // the invalid games are errors, 2 more games hold one, the
+        // missed claims are notes
+        s.severity_games = crate::stats::BySeverity([12, 0, 18]);
         s
+    }
+
+    #[test]
+    fn severities_count_that_severity_or_a_more_serious_one() {
+        let s = stats();
+        let c = parse("error>11, warning>12, note").unwrap_err();
+        assert!(c.contains("unknown kind 'note'"), "{c}");
+        let c = parse("error>11, warning>12, error>6%").unwrap();
+        assert_eq!(c[0].what, Target::Severity(Severity::Error));
+        let failures = check(&c, &s);
+        assert_eq!(failures.len(), 2);
+        assert_eq!(
+            failures[0].to_string(),
+            "error>11: 12 games with an error of 190 analysed (6.32%)"
+        );
+        assert!(parse("warning>11").unwrap()[0].check(&s).is_some());
     }
 
     #[test]
     fn parses_every_form() {
         let c = parse("any, missed_threefold>5,invalid_game>2.5%").unwrap();
-        assert_eq!(c[0].kind, None);
+        assert_eq!(c[0].what, Target::Any);
         assert_eq!(c[0].limit, Limit::Games(0));
-        assert_eq!(c[1].kind, Some(Kind::MissedThreefold));
+        assert_eq!(c[1].what, Target::Kind(Kind::MissedThreefold));
         assert_eq!(c[1].limit, Limit::Games(5));
         assert_eq!(c[2].limit, Limit::Percent(2.5));
         assert_eq!(c[2].to_string(), "invalid_game>2.5%");

@@ -158,6 +158,35 @@ fn foreign_compression(head: &[u8]) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// Text saved as UTF-16 (as Windows tools may save it), by its first
+/// bytes: a byte-order mark (`FF FE` little-endian, `FE FF` big-endian),
+/// or a NUL in every other byte of at least two characters with none in
+/// the bytes between (ASCII text in UTF-16). Its error, which says how to
+/// convert it; `None` for anything else (UTF-8 never holds `FE` or `FF`).
+fn utf16(head: &[u8]) -> Option<io::Error> {
+    let pairs = || head[..head.len() / 2 * 2].chunks_exact(2);
+    let from = if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
+        "UTF-16"
+    } else if head.len() >= 4 && pairs().all(|p| p[0] != 0 && p[1] == 0) {
+        "UTF-16LE"
+    } else if head.len() >= 4 && pairs().all(|p| p[0] == 0 && p[1] != 0) {
+        "UTF-16BE"
+    } else {
+        return None;
+    };
+    let how = if from == "UTF-16" {
+        "it starts with a UTF-16 byte-order mark"
+    } else {
+        "a NUL in every other byte"
+    };
+    Some(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "looks like UTF-16 text ({how}); PGN is read as UTF-8: convert it first, e.g. iconv -f {from} -t UTF-8 FILE > FILE-utf8.pgn"
+        ),
+    ))
+}
+
 /// The first bytes of a Parquet file.
 const PARQUET_MAGIC: &[u8] = b"PAR1";
 
@@ -285,6 +314,9 @@ pub fn open(input: &InputPath, read: Arc<AtomicU64>, decoders: usize) -> io::Res
             let n = read_up_to(&mut file, &mut head)?;
             if let Some(kind) = foreign_compression(&head[..n]) {
                 return Err(refuse(kind));
+            }
+            if let Some(e) = utf16(&head[..n]) {
+                return Err(e);
             }
             if head[..n].starts_with(PARQUET_MAGIC) {
                 return open_parquet(path, read);
@@ -427,6 +459,9 @@ fn stream<R: BufRead + Send + 'static>(mut r: R) -> io::Result<Source> {
     }
     if let Some(kind) = foreign_compression(head) {
         return Err(refuse(kind));
+    }
+    if let Some(e) = utf16(head) {
+        return Err(e);
     }
     if head.starts_with(PARQUET_MAGIC) {
         // Its footer is at the end: it must be a file that can seek.

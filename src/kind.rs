@@ -56,14 +56,44 @@ pub enum Kind {
     SiteRule,
 }
 
-/// How serious a finding is for a pipeline (GitHub annotations, SARIF
-/// levels).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How serious a finding is for a pipeline: the one scale JUnit, SARIF,
+/// GitHub annotations, GitLab and the gate's `error` / `warning` / `note`
+/// conditions read (docs/CI.md, "Severities"). Each kind's row of the
+/// table gives its usual severity ([`KindInfo::severity`]);
+/// [`Kind::severity_for`] raises an automatic draw scored as a win to an
+/// error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
-    /// The game or its recorded result contradicts the Laws.
+    /// The game or its recorded result contradicts the Laws: a JUnit
+    /// failure, a SARIF and GitHub error.
     Error,
-    /// Worth a look; the database is not wrong for it.
+    /// The record is doubtful (play after an automatic draw, a result a
+    /// site's rule gives): a JUnit failure, a SARIF and GitHub warning.
     Warning,
+    /// Nothing is wrong with the data (a claim the player chose not to
+    /// make): a passing JUnit test case that lists the games, a SARIF note,
+    /// a GitHub notice.
+    Note,
+}
+
+impl Severity {
+    /// Every severity, the most serious first.
+    pub const ALL: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Note];
+
+    /// Its name, as SARIF's `level`, the summary JSON and `--fail-on`
+    /// write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+
+    /// The severity a name names.
+    pub fn from_name(name: &str) -> Option<Severity> {
+        Severity::ALL.into_iter().find(|s| s.name() == name)
+    }
 }
 
 /// What a kind of finding says about a game.
@@ -156,7 +186,7 @@ const INFO: [KindInfo; Kind::COUNT] = [
         name: "missed_threefold",
         articles: every("9.2"),
         family: Family::MissedClaim,
-        severity: Severity::Warning,
+        severity: Severity::Note,
         proven: false,
         undecided: false,
         colour: "#0072b2",
@@ -172,7 +202,7 @@ const INFO: [KindInfo; Kind::COUNT] = [
         name: "missed_fifty_moves",
         articles: every("9.3"),
         family: Family::MissedClaim,
-        severity: Severity::Warning,
+        severity: Severity::Note,
         proven: false,
         undecided: false,
         colour: "#e69f00",

@@ -4,7 +4,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::audit::{GameReport, Status};
 use crate::finding::{Detail, Outcome};
-use crate::kind::{ByKind, Kind};
+use crate::kind::{ByKind, Kind, Severity};
 use crate::laws::{ByEdition, Edition};
 use crate::rules::unwinnable::Proof;
 use crate::site::{Rule, Site};
@@ -37,6 +37,9 @@ pub struct Stats {
     pub hidden_games: u64,
     /// Games with a finding of each kind.
     pub kind_games: ByKind<u64>,
+    /// Games by the severity of their most serious finding (the gate's
+    /// `error` and `warning`).
+    pub severity_games: BySeverity,
     /// Missed claims of each kind whose claimant then lost.
     pub missed_then_lost: ByKind<u64>,
     /// Games judged by each edition (skipped games excluded).
@@ -50,6 +53,45 @@ pub struct Stats {
     /// Per site with a rulebook (SPEC "Site rules"), in [`Site::ALL`]
     /// order: the games its rules judged.
     pub sites: [SiteCounts; Site::ALL.len()],
+}
+
+/// Games by the severity of their most serious finding, in
+/// [`Severity::ALL`] order; written as `{"error": N, "warning": N, "note":
+/// N}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "SeverityJson", into = "SeverityJson")]
+pub struct BySeverity(pub [u64; 3]);
+
+impl BySeverity {
+    /// Games whose most serious finding is `s` or more serious.
+    pub fn at_least(&self, s: Severity) -> u64 {
+        self.0[..=s as usize].iter().sum()
+    }
+}
+
+/// [`BySeverity`] as the summary JSON writes it.
+#[derive(Serialize, Deserialize, Default)]
+struct SeverityJson {
+    error: u64,
+    warning: u64,
+    note: u64,
+}
+
+impl From<SeverityJson> for BySeverity {
+    fn from(j: SeverityJson) -> BySeverity {
+        BySeverity([j.error, j.warning, j.note])
+    }
+}
+
+impl From<BySeverity> for SeverityJson {
+    fn from(b: BySeverity) -> SeverityJson {
+        let [error, warning, note] = b.0;
+        SeverityJson {
+            error,
+            warning,
+            note,
+        }
+    }
 }
 
 /// The counts of the games one site's rules judged.
@@ -169,8 +211,9 @@ impl Stats {
             }
         }
         self.plies += u64::from(report.plies);
-        if !report.findings.is_empty() {
+        if let Some(worst) = report.findings.iter().map(|f| report.severity(f)).min() {
             self.flagged += 1;
+            self.severity_games.0[worst as usize] += 1;
         }
         if let Some(site) = report.site {
             self.sites[site as usize].add(report);
@@ -214,6 +257,9 @@ impl Stats {
         self.open_comments += other.open_comments;
         self.hidden_games += other.hidden_games;
         self.kind_games += &other.kind_games;
+        for (a, b) in self.severity_games.0.iter_mut().zip(other.severity_games.0) {
+            *a += b;
+        }
         self.missed_then_lost += &other.missed_then_lost;
         self.editions += &other.editions;
         self.undecided += &other.undecided;
@@ -244,6 +290,7 @@ impl Stats {
             plies: self.plies,
             bytes: self.bytes,
             flagged: self.flagged,
+            severities: self.severity_games,
             open_comments: self.open_comments,
             hidden_games: self.hidden_games,
             kinds: Kind::ALL
@@ -297,6 +344,7 @@ impl<'de> Deserialize<'de> for Stats {
             plies: j.plies,
             bytes: j.bytes,
             flagged: j.flagged,
+            severity_games: j.severities,
             open_comments: j.open_comments,
             hidden_games: j.hidden_games,
             ..Stats::default()
@@ -344,6 +392,8 @@ struct StatsIn {
     bytes: u64,
     flagged: u64,
     #[serde(default)]
+    severities: BySeverity,
+    #[serde(default)]
     open_comments: u64,
     #[serde(default)]
     hidden_games: u64,
@@ -384,6 +434,8 @@ pub struct StatsJson {
     pub bytes: u64,
     /// Games with at least one finding.
     pub flagged: u64,
+    /// Games by the severity of their most serious finding.
+    pub severities: BySeverity,
     /// Games with a comment left open (over tag sections or to the end).
     pub open_comments: u64,
     /// Tag sections inside such comments: games they hide.

@@ -61,12 +61,14 @@ pub struct AuditArgs {
     #[arg(long, default_value = "auto", value_parser = site_modes())]
     pub site: SiteMode,
     /// Exit with 1 when a condition holds: a comma-separated list of `any`,
-    /// KIND, KIND>N (more than N games with that kind) or KIND>P% (more than
-    /// P percent of the games analysed; invalid_game: of the games read).
+    /// KIND, `error`, `warning` (a finding of that severity or worse), each
+    /// alone, as X>N (more than N games) or X>P% (more than P percent of the
+    /// games analysed; invalid_game: of the games read).
     #[arg(long, value_name = "LIST", long_help = with_kinds(
-        "Exit with 1 when a condition holds: a comma-separated list of `any`, KIND, KIND>N (more \
-         than N games with that kind) or KIND>P% (more than P percent of the games analysed; \
-         invalid_game: of the games read)"
+        "Exit with 1 when a condition holds: a comma-separated list of `any`, KIND, `error` or \
+         `warning` (a finding of that severity or a more serious one, docs/CI.md), each alone, \
+         as X>N (more than N games with one) or X>P% (more than P percent of the games \
+         analysed; invalid_game: of the games read)"
     ))]
     pub fail_on: Option<String>,
     /// Tags each finding carries besides White, Black, Date, Result, Site,
@@ -253,44 +255,48 @@ impl Outputs {
         if let Some(p) = &args.jsonl {
             // Whole lines per write: a second Ctrl-C ends the process at
             // once, leaving no partial line in a pipe.
-            o.jsonl = Some(JsonlSink::new(WholeWrites::new(open_raw(p)?)));
+            o.jsonl = Some(JsonlSink::new(WholeWrites::new(open_raw("--jsonl", p)?)));
         }
         if let Some(p) = &args.export_pgn {
             let kinds = plan.export_kinds.clone();
-            o.export = Some(PgnExport::new(open_output(p)?, kinds, args.fix_results));
+            o.export = Some(PgnExport::new(
+                open_output("--export-pgn", p)?,
+                kinds,
+                args.fix_results,
+            ));
         }
         if args.github {
             let summary = step_summary()?;
             o.github = Some(GithubSink::new(
-                open_output("-")?,
+                open_output("--github", "-")?,
                 summary,
                 plan.gate.clone(),
             ));
         }
         if let Some(p) = &args.junit {
-            o.junit = Some(JunitSink::new(open_output(p)?));
+            o.junit = Some(JunitSink::new(open_output("--junit", p)?));
         }
         if let Some(p) = &args.sarif {
-            o.sarif = Some(SarifSink::new(open_output(p)?));
+            o.sarif = Some(SarifSink::new(open_output("--sarif", p)?));
         }
         if let Some(p) = &args.gitlab {
-            o.gitlab = Some(GitlabSink::new(open_output(p)?));
+            o.gitlab = Some(GitlabSink::new(open_output("--gitlab", p)?));
         }
         #[cfg(feature = "parquet")]
         if let Some(p) = &args.parquet {
-            o.parquet = Some(ParquetSink::create(p, tags)?);
+            o.parquet = Some(parquet_output(p, tags)?);
         }
         #[cfg(not(feature = "parquet"))]
         let _ = tags;
         if let Some(p) = &args.summary_json {
-            o.summary = Some(open_output(p)?);
+            o.summary = Some(open_output("--summary-json", p)?);
         }
         if let Some(p) = &args.html {
-            o.html = Some(open_output(p)?);
+            o.html = Some(open_output("--html", p)?);
         }
         if args.report_json.is_some() || args.html.is_some() {
             let json = match &args.report_json {
-                Some(p) => Some(open_output(p)?),
+                Some(p) => Some(open_output("--report-json", p)?),
                 None => None,
             };
             let mut aggregator = Aggregator::new(json, args.laws.name(), args.dead.name())
@@ -338,6 +344,17 @@ impl Outputs {
     }
 }
 
+/// `--parquet`'s sink (`-`: stdout); an error names the option, as every
+/// output's does.
+#[cfg(feature = "parquet")]
+fn parquet_output(path: &str, tags: &TagSet) -> io::Result<ParquetSink<Box<dyn Write + Send>>> {
+    if path == "-" {
+        return ParquetSink::create(path, tags);
+    }
+    let out: Box<dyn Write + Send> = Box::new(super::create("--parquet", path)?);
+    ParquetSink::new(out, &format!("--parquet {path}"), tags)
+}
+
 /// `GITHUB_STEP_SUMMARY`, opened to append, when the runner sets it.
 fn step_summary() -> io::Result<Option<Box<dyn Write>>> {
     match std::env::var_os("GITHUB_STEP_SUMMARY") {
@@ -347,7 +364,7 @@ fn step_summary() -> io::Result<Option<Box<dyn Write>>> {
                 .create(true)
                 .append(true)
                 .open(&p)
-                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+                .map_err(|e| io::Error::new(e.kind(), format!("{name}: cannot open: {e}")))?;
             Ok(Some(
                 Box::new(BufWriter::new(Named::new(&name, f))) as Box<dyn Write>
             ))

@@ -49,10 +49,7 @@ pub fn run(args: &DiffArgs) -> Result<Exit, Error> {
         out.flush()?;
     }
     for f in outcome.failures.iter().flatten() {
-        let what = match f.condition.kind {
-            None => "with findings".to_string(),
-            Some(k) => format!("with {}", k.name()),
-        };
+        let what = f.condition.what.words();
         eprintln!(
             "pgn-arbiter: --fail-on {}: {} {what} appeared",
             f.condition,

@@ -244,21 +244,43 @@ fn site_modes() -> impl TypedValueParser<Value = SiteMode> {
         .map(|s| s.parse::<SiteMode>().expect("a possible value"))
 }
 
-/// `path` (`-`: stdout) as it is, unbuffered; an error, in opening or in
-/// writing, names the file.
-fn open_raw(path: &str) -> io::Result<Box<dyn Write>> {
+/// `path` (`-`: stdout), the value of `option` (`--html`), as it is,
+/// unbuffered; an error, in creating or in writing, names both
+/// (`--html out/x.html: cannot create: ...`).
+fn open_raw(option: &str, path: &str) -> io::Result<Box<dyn Write>> {
     Ok(if path == "-" {
         Box::new(Named::new("stdout", io::stdout().lock()))
     } else {
-        let file =
-            File::create(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
-        Box::new(Named::new(path, file))
+        Box::new(Named::new(
+            &format!("{option} {path}"),
+            create(option, path)?,
+        ))
     })
 }
 
-/// `path` (`-`: stdout), buffered.
-fn open_output(path: &str) -> io::Result<Box<dyn Write>> {
-    Ok(Box::new(BufWriter::with_capacity(1 << 16, open_raw(path)?)))
+/// The file `path`, the value of `option`, created (emptied if it
+/// exists); the error names both, as every output's does.
+pub(crate) fn create(option: &str, path: impl AsRef<std::path::Path>) -> io::Result<File> {
+    let path = path.as_ref();
+    File::create(path).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("{option} {}: cannot create: {e}", path.display()),
+        )
+    })
+}
+
+/// `path` (`-`: stdout), the value of `option`, buffered.
+fn open_output(option: &str, path: &str) -> io::Result<Box<dyn Write>> {
+    Ok(Box::new(BufWriter::with_capacity(
+        1 << 16,
+        open_raw(option, path)?,
+    )))
+}
+
+/// [`open_output`] for an option that may be absent.
+fn open_optional(option: &str, path: Option<&str>) -> io::Result<Option<Box<dyn Write>>> {
+    path.map(|p| open_output(option, p)).transpose()
 }
 
 /// A writer whose errors name it: a full disk is "out.html: No space left

@@ -9,7 +9,7 @@ use pgn_arbiter::parts::{self, Findings, MergePlan};
 use pgn_arbiter::report::summary::RunSummary;
 use pgn_arbiter::Error;
 
-use super::{json_error, open_output, Exit};
+use super::{json_error, open_optional, open_output, Exit};
 
 /// `plan`: the parts of inputs.
 #[derive(clap::Args, Debug)]
@@ -60,7 +60,7 @@ pub struct MergeArgs {
 /// Runs `plan`.
 pub fn plan(args: &PlanArgs) -> Result<Exit, Error> {
     let plan = parts::plan(&args.paths, args.parts)?;
-    let mut out = open_output("-")?;
+    let mut out = open_output("plan", "-")?;
     if args.json {
         let parts: Vec<serde_json::Value> = plan
             .parts
@@ -129,9 +129,9 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
         Some(Err(e)) => return Err(Error::Usage(e)),
     };
     // the outputs first: one that cannot be written fails before any work
-    let jsonl = args.jsonl.as_deref().map(open_output).transpose()?;
-    let summary = args.summary_json.as_deref().map(open_output).transpose()?;
-    let report = args.report_json.as_deref().map(open_output).transpose()?;
+    let jsonl = open_optional("--jsonl", args.jsonl.as_deref())?;
+    let summary = open_optional("--summary-json", args.summary_json.as_deref())?;
+    let report = open_optional("--report-json", args.report_json.as_deref())?;
     let mut summaries = Vec::with_capacity(n);
     for path in &args.summaries {
         let s: RunSummary = serde_json::from_slice(&read(path)?)

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use pgn_arbiter::{aggregate, Error};
 
-use super::{open_output, write_html, Exit};
+use super::{open_optional, write_html, Exit};
 
 /// `pgn-arbiter report`: merges aggregate files.
 #[derive(clap::Args, Debug)]
@@ -25,8 +25,8 @@ pub struct ReportArgs {
 /// the merged aggregate goes to stdout (it printed nothing).
 pub fn run(args: &ReportArgs) -> Result<Exit, Error> {
     // the outputs first: one that cannot be written fails before any work
-    let json = args.json.as_deref().map(open_output).transpose()?;
-    let html = args.html.as_deref().map(open_output).transpose()?;
+    let json = open_optional("--json", args.json.as_deref())?;
+    let html = open_optional("--html", args.html.as_deref())?;
     // the merged games for merging go beside the JSON as they come, or to
     // a temporary file where no JSON is written
     let all = match &args.json {

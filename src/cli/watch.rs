@@ -92,9 +92,8 @@ impl Outputs {
     fn open(args: &WatchArgs) -> io::Result<Outputs> {
         let jsonl = match &args.jsonl {
             Some(p) => {
-                let f = File::create(p)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
-                Some(Named::new(&p.display().to_string(), f))
+                let f = super::create("--jsonl", p)?;
+                Some(Named::new(&format!("--jsonl {}", p.display()), f))
             }
             None => None,
         };
@@ -150,7 +149,7 @@ impl Outputs {
             REFRESH,
         );
         write_whole(path, html.as_bytes())
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+            .map_err(|e| io::Error::new(e.kind(), format!("--html {}: {e}", path.display())))
     }
 }
 

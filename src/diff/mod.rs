@@ -30,7 +30,7 @@
 //! and a line is parsed again when it is compared or printed. Two files of
 //! 3 million lines (1.6 GB each) take 400 MB.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read, Write};
 
@@ -41,6 +41,7 @@ use serde_json::Value;
 use crate::error::Error;
 use crate::finding::Kind;
 use crate::gate;
+use crate::kind::Severity;
 use crate::stats::Stats;
 use crate::text::thousands;
 use text::{show_value, str_of, text_line};
@@ -135,7 +136,7 @@ pub fn diff(args: &DiffOptions, out: &mut impl Write) -> Result<DiffOutcome, Err
                 return Err(refuse(format!(
                     "--fail-on {c}: a diff does not know how many games were read, \
                      so it cannot take a percentage; give a number of games (e.g. {}>0)",
-                    c.kind.map_or("any", Kind::name)
+                    c.what.name()
                 )));
             }
             Some(conditions)
@@ -234,22 +235,25 @@ pub fn diff(args: &DiffOptions, out: &mut impl Write) -> Result<DiffOutcome, Err
         }
         out.write_all(&line)?;
     }
-    counts.failures = gate.map(|conditions| gate::check(&conditions, &appeared.stats));
+    let appeared = appeared.stats();
+    counts.failures = gate.map(|conditions| gate::check(&conditions, &appeared));
     Ok(counts)
 }
 
 /// The appeared findings counted as `--fail-on` counts them: games per
-/// kind, and games with any finding.
+/// kind, games with any finding, games by their most serious finding.
 #[derive(Default)]
 struct Appeared {
     stats: Stats,
-    /// (file, game) of the games counted in `stats.flagged`.
-    games: HashSet<(String, u64)>,
+    /// (file, game) of the games counted in `stats.flagged`, and the
+    /// severity of their most serious finding (of a known kind).
+    games: HashMap<(String, u64), Option<Severity>>,
 }
 
 impl Appeared {
     fn add(&mut self, f: &Shown, kind: u16, kinds: &KindTable, index: usize) {
-        if let Some(k) = kinds.kind(kind) {
+        let kind = kinds.kind(kind);
+        if let Some(k) = kind {
             // At most one finding per game and kind: a finding is a game.
             self.stats.kind_games[k] += 1;
         }
@@ -258,9 +262,22 @@ impl Appeared {
             // Without a place, the line stands for its own game.
             _ => (String::new(), u64::MAX - index as u64),
         };
-        if self.games.insert(game) {
-            self.stats.flagged += 1;
+        // as the audit judged it: by the kind and the game's result
+        let severity = kind.map(|k| k.severity_for(str_of(&f.result)));
+        let worst = self.games.entry(game).or_insert(None);
+        *worst = match (*worst, severity) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+
+    /// The counts, games and severities included.
+    fn stats(mut self) -> Stats {
+        self.stats.flagged = self.games.len() as u64;
+        for s in self.games.values().flatten() {
+            self.stats.severity_games.0[*s as usize] += 1;
         }
+        self.stats
     }
 }
 
@@ -576,6 +593,8 @@ struct Shown {
     site: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     rule: Option<Value>,
+    #[serde(default, deserialize_with = "present", rename = "Result")]
+    result: Option<Value>,
 }
 
 impl Shown {

@@ -108,6 +108,9 @@ pub fn layout(path: &Path) -> io::Result<Layout> {
     if super::foreign_compression(data).is_some() {
         return Ok(Layout::Whole("compressed otherwise than with zstd"));
     }
+    if super::utf16(&data[..data.len().min(6)]).is_some() {
+        return Ok(Layout::Whole("UTF-16 text: one part (which will say so)"));
+    }
     if lone_cr(data) {
         return Ok(Layout::Whole("old Mac line ends (lone CR): one part"));
     }

@@ -62,7 +62,7 @@ pub(super) struct MappedChunks {
     buf: Buf,
     pos: usize,
     /// The file's size.
-    pub(super) len: usize,
+    len: usize,
 }
 
 impl MappedChunks {
@@ -118,12 +118,15 @@ pub(super) struct StreamChunks {
     /// The current region, how far it has been cut, and where it ends.
     region: Option<(Buf, usize, usize)>,
     /// Uncompressed bytes of the stream, once it has ended.
-    pub(super) total: u64,
+    total: u64,
+    /// Whether the stream has ended (its end, or a read error).
+    ended: bool,
+    /// Uncompressed bytes cut into chunks so far: all that is judged
+    /// when the run stops early (Ctrl-C).
+    cut: u64,
     error: Option<String>,
     read: Arc<AtomicU64>,
     interrupt: Option<Arc<AtomicBool>>,
-    /// Uncompressed bytes received from the reader so far.
-    read_so_far: u64,
 }
 
 /// Whether an interrupt flag is set.
@@ -142,10 +145,11 @@ impl StreamChunks {
             rx: reader::spawn(r, region_size),
             region: None,
             total: 0,
+            ended: false,
+            cut: 0,
             error: None,
             read,
             interrupt,
-            read_so_far: 0,
         }
     }
 
@@ -158,16 +162,12 @@ impl StreamChunks {
                 Ok(r) => break Ok(r),
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if is_set(&self.interrupt) {
-                        self.total = self.read_so_far;
                         return false;
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break Err(()),
             }
         };
-        if let Ok(Region::Bytes { base, bytes }) = &next {
-            self.read_so_far = base + bytes.as_ref().len() as u64;
-        }
         match next {
             Ok(Region::Bytes { bytes, base }) => {
                 let len = bytes.as_ref().len();
@@ -183,6 +183,7 @@ impl StreamChunks {
             }
             Ok(Region::Error { total, error }) => {
                 self.total = total;
+                self.ended = true;
                 self.error = Some(format!(
                     "read error after {total} uncompressed bytes: {error}; the games before it are counted"
                 ));
@@ -190,9 +191,23 @@ impl StreamChunks {
             }
             Ok(Region::End { total }) => {
                 self.total = total;
+                self.ended = true;
                 false
             }
             Err(_) => false,
+        }
+    }
+}
+
+impl StreamChunks {
+    /// The uncompressed bytes of the input that were judged: all of
+    /// them once the stream has ended, else (a run stopped early) those
+    /// cut into chunks, each of which was audited.
+    pub(super) fn judged(&self) -> u64 {
+        if self.ended {
+            self.total
+        } else {
+            self.cut
         }
     }
 }
@@ -210,6 +225,7 @@ impl Chunks for StreamChunks {
                         _ => *end,
                     };
                     *pos = stop;
+                    self.cut = buf.base + stop as u64;
                     return Some((buf.clone(), start, stop));
                 }
             }

@@ -234,13 +234,15 @@ impl Pipeline {
             Source::Mapped(map) => {
                 let mut chunks = MappedChunks::new(map);
                 end = self.drive(&mut chunks, &mut emit, progress)?;
-                outcome.stats.bytes = chunks.len as u64;
+                // the bytes cut into chunks, each audited: the whole file,
+                // or what was judged before a Ctrl-C
+                outcome.stats.bytes = chunks.read();
             }
             Source::Stream(r) => {
                 let mut chunks =
                     StreamChunks::new(r, self.cfg.region_size, read, self.cfg.interrupt.clone());
                 end = self.drive(&mut chunks, &mut emit, progress)?;
-                outcome.stats.bytes = chunks.total;
+                outcome.stats.bytes = chunks.judged();
                 outcome.error = chunks.error();
             }
         }

@@ -1,25 +1,17 @@
 //! GitHub Actions: findings as workflow-command annotations
 //! (`::error file=…,line=…,title=…::message`) and a Markdown step summary.
 //!
-//! Which findings are errors: those that make the database itself wrong,
-//! i.e. the game or its recorded result contradicts the Laws:
+//! Each finding's level is its severity ([`crate::kind::Severity`], the
+//! table docs/CI.md shows): an error is `::error`, a warning `::warning`, a
+//! note (a missed claim: a player may choose not to claim) `::notice`. An
+//! input that could not be read is an error too.
 //!
-//! * `invalid_game`, `wrong_result`, `unwinnable_flag`: always;
-//! * `fivefold`, `seventyfive_moves`, `dead_position`: when the game's
-//!   `Result` tag is decisive (`1-0`, `0-1`), since the Laws had drawn it.
-//!   With `1/2-1/2` (moves were played after the automatic draw) or `*`
-//!   they are warnings.
-//!
-//! Missed claims (`missed_threefold`, `missed_fifty_moves`) are warnings:
-//! a player may choose not to claim. An input that could not be read is an
-//! error too. The same split gives SARIF its levels
-//! ([`crate::audit::GameReport::severity`]).
-//!
-//! The runner shows at most 10 error and 10 warning annotations per step,
-//! so at most 10 of each are printed, the most important first (input
-//! errors, then by kind in the order of [`crate::kind::KindInfo::importance`], then input order),
-//! followed by a `::notice::` saying how many were left out. Only what may
-//! be printed is kept, plus counts.
+//! The runner shows at most 10 annotations of each level per step, so at
+//! most 10 errors, 10 warnings and 9 notices are printed, the most
+//! important first (input errors, then by kind in the order of
+//! [`crate::kind::KindInfo::importance`], then input order), followed by a
+//! `::notice::` saying how many were left out. Only what may be printed is
+//! kept, plus counts.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -35,6 +27,9 @@ use crate::text::{count, escape_data, escape_markdown, escape_property, escape_u
 /// Annotations of each level the runner shows per step.
 pub const MAX_PER_LEVEL: usize = 10;
 
+/// The workflow command of each severity, in [`Severity::ALL`] order.
+const COMMANDS: [&str; 3] = ["error", "warning", "notice"];
+
 /// Examples per kind in the step summary.
 const SUMMARY_EXAMPLES: usize = 3;
 
@@ -47,18 +42,27 @@ struct Annotation {
 
 /// The annotations of one level that may be printed, and how many there
 /// were.
-#[derive(Default)]
 struct Kept {
     shown: Vec<Annotation>,
     total: u64,
+    /// How many may be shown.
+    room: usize,
 }
 
 impl Kept {
+    fn new(room: usize) -> Kept {
+        Kept {
+            shown: Vec::new(),
+            total: 0,
+            room,
+        }
+    }
+
     /// Counts an annotation and keeps it if it is among the most important
-    /// [`MAX_PER_LEVEL`] so far. `line` is only built when kept.
+    /// `room` so far. `line` is only built when kept.
     fn offer(&mut self, key: (u8, u64), line: impl FnOnce() -> String) {
         self.total += 1;
-        if self.shown.len() < MAX_PER_LEVEL {
+        if self.shown.len() < self.room {
             self.shown.push(Annotation { key, line: line() });
             return;
         }
@@ -67,7 +71,7 @@ impl Kept {
             .iter()
             .enumerate()
             .max_by_key(|(_, a)| a.key)
-            .expect("MAX_PER_LEVEL > 0");
+            .expect("room for one at least");
         if key < self.shown[worst].key {
             self.shown[worst] = Annotation { key, line: line() };
         }
@@ -85,8 +89,8 @@ pub struct GithubSink {
     out: Box<dyn Write>,
     step_summary: Option<Box<dyn Write>>,
     conditions: Vec<Condition>,
-    errors: Kept,
-    warnings: Kept,
+    /// Per severity, in [`Severity::ALL`] order.
+    kept: [Kept; 3],
     examples: Examples,
     seq: u64,
 }
@@ -103,8 +107,12 @@ impl GithubSink {
             out,
             step_summary,
             conditions,
-            errors: Kept::default(),
-            warnings: Kept::default(),
+            // the notice that counts what was left out is one more notice
+            kept: [
+                Kept::new(MAX_PER_LEVEL),
+                Kept::new(MAX_PER_LEVEL),
+                Kept::new(MAX_PER_LEVEL - 1),
+            ],
             examples: Examples::new(SUMMARY_EXAMPLES),
             seq: 0,
         }
@@ -133,23 +141,32 @@ impl GithubSink {
 
     fn write_annotations(&mut self) -> io::Result<()> {
         let mut text = String::new();
-        for kept in [&mut self.errors, &mut self.warnings] {
+        for kept in &mut self.kept {
             kept.shown.sort_by_key(|a| a.key);
             for a in &kept.shown {
                 text.push_str(&a.line);
             }
         }
-        let (e, w) = (self.errors.left_out(), self.warnings.left_out());
-        if e + w > 0 {
+        let left: Vec<String> = Severity::ALL
+            .iter()
+            .zip(&self.kept)
+            .filter(|(_, k)| k.left_out() > 0)
+            .map(|(s, k)| {
+                let name = s.name();
+                format!(
+                    "{} of {}",
+                    thousands(k.left_out()),
+                    count(k.total, name, &format!("{name}s"))
+                )
+            })
+            .collect();
+        if !left.is_empty() {
             let _ = writeln!(
                 text,
                 "::notice title=pgn-arbiter::{}",
                 escape_data(&format!(
-                    "{} of {} and {} of {} were left out (GitHub shows at most {MAX_PER_LEVEL} of each per step); the step summary counts them all",
-                    thousands(e),
-                    count(self.errors.total, "error", "errors"),
-                    thousands(w),
-                    count(self.warnings.total, "warning", "warnings")
+                    "{} were left out (GitHub shows at most {MAX_PER_LEVEL} annotations of each level per step); the step summary counts them all",
+                    left.join(" and "),
                 ))
             );
         }
@@ -257,14 +274,8 @@ impl Sink for GithubSink {
         for f in &game.report.findings {
             self.seq += 1;
             let key = (1 + f.kind.info().importance, self.seq);
-            match game.report.severity(f) {
-                Severity::Error => self
-                    .errors
-                    .offer(key, || Self::annotation("error", game, f)),
-                Severity::Warning => self
-                    .warnings
-                    .offer(key, || Self::annotation("warning", game, f)),
-            }
+            let level = game.report.severity(f) as usize;
+            self.kept[level].offer(key, || Self::annotation(COMMANDS[level], game, f));
         }
         self.examples.game(game)
     }
@@ -273,7 +284,7 @@ impl Sink for GithubSink {
         // inputs that could not be read come before any finding
         for (i, input) in run.inputs.iter().enumerate() {
             if let Some(error) = &input.error {
-                self.errors.offer((0, i as u64), || {
+                self.kept[Severity::Error as usize].offer((0, i as u64), || {
                     format!(
                         "::error file={},title=input not read to its end::{}\n",
                         escape_property(&input.name),

@@ -53,8 +53,8 @@ pub fn severity(kind: Kind, severity: Severity) -> &'static str {
     match (severity, kind.info().family) {
         (Severity::Error, Family::Invalid) => "critical",
         (Severity::Error, _) => "major",
-        (Severity::Warning, Family::MissedClaim) => "info",
         (Severity::Warning, _) => "minor",
+        (Severity::Note, _) => "info",
     }
 }
 

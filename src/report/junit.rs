@@ -13,6 +13,11 @@
 //!     …
 //! ```
 //!
+//! A test case fails when its kind's findings are errors or warnings
+//! ([`crate::kind::Severity`], the table docs/CI.md shows); a kind whose
+//! findings are notes (a missed claim: nothing is wrong with the data)
+//! passes, and lists its games in `<system-out>`.
+//!
 //! A failure lists the first [`MAX_LISTED`] games ("game 18 (line 1234),
 //! 2. Ke3: what — White - Black, date", with a link where the game has
 //! one). An input that could not be read, or not to its end, gets one more
@@ -29,6 +34,7 @@ use std::time::Instant;
 
 use crate::example::Example;
 use crate::finding::Kind;
+use crate::kind::Severity;
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
 use crate::text::escape_xml;
 
@@ -88,6 +94,12 @@ impl JunitSink {
     }
 }
 
+/// Whether a test case of kind `k` fails when a game has a finding of it:
+/// its findings are errors or warnings, not notes.
+fn fails(k: Kind) -> bool {
+    k.info().severity != Severity::Note
+}
+
 /// Appends the `<testsuite>` of one input; returns its tests, failures,
 /// errors and skipped.
 fn write_suite(
@@ -101,7 +113,10 @@ fn write_suite(
     let failures = if unread {
         0
     } else {
-        Kind::ALL.iter().filter(|&&k| st.kind_games[k] > 0).count() as u64
+        Kind::ALL
+            .iter()
+            .filter(|&&k| st.kind_games[k] > 0 && fails(k))
+            .count() as u64
     };
     let errors = u64::from(input.error.is_some());
     let skipped = if unread { Kind::ALL.len() as u64 } else { 0 };
@@ -139,13 +154,21 @@ fn write_suite(
         } else if games == 0 {
             let _ = writeln!(s, "/>");
         } else {
-            let _ = write!(
-                s,
-                ">\n      <failure message=\"{games} game{} with {}\" type=\"{}\">",
-                if games == 1 { "" } else { "s" },
-                k.name(),
-                k.name()
-            );
+            let plural = if games == 1 { "" } else { "s" };
+            let _ = if fails(k) {
+                write!(
+                    s,
+                    ">\n      <failure message=\"{games} game{plural} with {}\" type=\"{}\">",
+                    k.name(),
+                    k.name()
+                )
+            } else {
+                write!(
+                    s,
+                    ">\n      <system-out>{games} game{plural} with {} (a note: nothing is wrong with the data)\n",
+                    k.name()
+                )
+            };
             let listed = suite.map_or(&[][..], |x| &x.listed[k.index()][..]);
             for line in listed {
                 s.push_str(&escape_xml(line));
@@ -155,7 +178,8 @@ fn write_suite(
             if more > 0 {
                 let _ = writeln!(s, "… and {more} more");
             }
-            let _ = writeln!(s, "</failure>\n    </testcase>");
+            let close = if fails(k) { "failure" } else { "system-out" };
+            let _ = writeln!(s, "</{close}>\n    </testcase>");
         }
     }
     if let Some(error) = &input.error {

@@ -4,9 +4,9 @@
 //!
 //! * `ruleId` is the kind's name; the rule cites the article of the Laws
 //!   (2018 numbering; the dead position's 9.6 of the 2001 Laws as well).
-//! * `level` is `error` or `warning` as for GitHub annotations
-//!   ([`crate::audit::GameReport::severity`]); a rule's default level is that
-//!   of its usual case.
+//! * `level` is the finding's severity, `error`, `warning` or `note`
+//!   ([`crate::kind::Severity`], [`crate::audit::GameReport::severity`]);
+//!   a rule's default level is that of its usual case.
 //! * `locations[0].physicalLocation`: `artifactLocation.uri` is the input
 //!   as given (percent-encoded where a URI needs it: spaces, `%`, `:`,
 //!   non-ASCII…), `region` spans the game's lines.
@@ -55,12 +55,9 @@ fn default_level(kind: Kind) -> &'static str {
     level(kind.info().severity)
 }
 
-/// SARIF's name of a severity.
+/// SARIF's name of a severity (`error`, `warning`, `note`: SARIF's own).
 fn level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
+    severity.name()
 }
 
 /// The rules, one per kind, in [`Kind::ALL`] order (`ruleIndex`).

@@ -3,7 +3,7 @@
 //! sample):
 //!
 //! * GitHub Actions (`report::github`): the exact workflow-command lines
-//!   and their escaping, at most 10 errors and 10 warnings with a notice
+//!   and their escaping, at most 10 errors, 10 warnings and 9 notices with a notice
 //!   naming how many were left out, and the Markdown step summary's counts,
 //!   `--fail-on` verdict and escaping (a player named `<script>&"'|` stays
 //!   text and keeps the table whole);
@@ -54,7 +54,7 @@ use crate::util::{self, Needs};
 // ---------------------------------------------------------------------------
 
 /// Black can claim threefold by announcing 4... Ng8, plays it and loses
-/// (missed_threefold: a warning). 11 lines, with a Lichess link.
+/// (missed_threefold: a note). 11 lines, with a Lichess link.
 const REPEAT: &str =
     "[Event \"t\"]\n[Site \"https://lichess.org/abcdEFGH\"]\n[White \"A\"]\n[Black \"B\"]\n\
 [Result \"1-0\"]\n[WhiteElo \"1500\"]\n[TimeControl \"180+2\"]\n[Opening \"Reti\"]\n\n\
@@ -231,7 +231,7 @@ fn github_annotations_name_file_line_kind_and_game() {
     let expected = format!(
         "::error file={escaped_file},line=1,title=wrong_result (Art. 5.1%2C 5.2.1%2C 11)::\
 game 1 (line 1), move 3, White to move: {} — 100%25 - B\n\
-::warning file={escaped_file},line=8,title=missed_threefold (Art. 9.2)::\
+::notice file={escaped_file},line=8,title=missed_threefold (Art. 9.2)::\
 game 2 (line 8), 4... Ng8: {} — A - B%0Ahttps://lichess.org/abcdEFGH#7\n",
         what(0),
         what(1)
@@ -271,14 +271,16 @@ fn github_shows_at_most_10_of_each_level_the_most_important_first() {
         .copied()
         .filter(|l| l.starts_with("::error "))
         .collect();
-    let warnings: Vec<&str> = all
+    // missed claims are notes: GitHub's notices, 9 of them and the one
+    // that counts what was left out
+    let notices: Vec<&str> = all
         .iter()
         .copied()
-        .filter(|l| l.starts_with("::warning "))
+        .filter(|l| l.starts_with("::notice file="))
         .collect();
     assert_eq!(errors.len(), 10, "{text}");
-    assert_eq!(warnings.len(), 10, "{text}");
-    assert_eq!(all.len(), 21, "{text}");
+    assert_eq!(notices.len(), 9, "{text}");
+    assert_eq!(all.len(), 20, "{text}");
     // 15 errors: the unreadable input, 2 wrong results, 12 invalid games;
     // shown: the input, then invalid games before wrong results, in order
     assert!(
@@ -298,21 +300,21 @@ fn github_shows_at_most_10_of_each_level_the_most_important_first() {
             "{e}"
         );
     }
-    // warnings: the first 10 of 11, in input order
-    for (i, w) in warnings.iter().enumerate() {
+    // notices: the first 9 of 11, in input order
+    for (i, w) in notices.iter().enumerate() {
         let game = 15 + i;
         let line = lines[game - 1];
         assert!(
             w.starts_with(&format!(
-                "::warning file={file},line={line},title=missed_threefold (Art. 9.2)::game {game} (line {line}), 4... Ng8: "
+                "::notice file={file},line={line},title=missed_threefold (Art. 9.2)::game {game} (line {line}), 4... Ng8: "
             )),
             "{w}"
         );
     }
     assert_eq!(
         *all.last().unwrap(),
-        "::notice title=pgn-arbiter::5 of 15 errors and 1 of 11 warnings were left out \
-(GitHub shows at most 10 of each per step); the step summary counts them all"
+        "::notice title=pgn-arbiter::5 of 15 errors and 2 of 11 notes were left out \
+(GitHub shows at most 10 annotations of each level per step); the step summary counts them all"
     );
 }
 
@@ -478,6 +480,7 @@ for suite in xml:
          "properties": {p.name: p.value for p in suite.properties()}, "cases": []}
     for case in suite:
         s["cases"].append({"name": case.name, "classname": case.classname,
+            "system_out": case.system_out,
             "results": [{"tag": type(r).__name__, "message": r.message,
                          "type": r.type, "text": r.text} for r in case.result]})
     suite.update_statistics()
@@ -536,7 +539,11 @@ fn junit_reads_back_with_the_runs_figures() {
         let st = &input.stats;
         assert_eq!(suite["name"], input.name.as_str());
         let unread = input.error.is_some() && st.games == 0;
-        let failed = Kind::ALL.iter().filter(|&&k| st.kind_games[k] > 0).count() as u64;
+        // missed claims are notes: their test cases pass
+        let failed = Kind::ALL
+            .iter()
+            .filter(|&&k| st.kind_games[k] > 0 && !k.is_missed_claim())
+            .count() as u64;
         let kinds = Kind::COUNT as u64;
         let want = (
             kinds + u64::from(input.error.is_some()),
@@ -572,6 +579,18 @@ fn junit_reads_back_with_the_runs_figures() {
                 assert_eq!(results[0]["tag"], "Skipped");
             } else if games == 0 {
                 assert!(results.is_empty(), "{case}");
+            } else if kind.is_missed_claim() {
+                // a note: the case passes, its games in <system-out>
+                assert!(results.is_empty(), "{case}");
+                let out = case["system_out"].as_str().unwrap();
+                let plural = if games == 1 { "" } else { "s" };
+                let head = format!("{games} game{plural} with {} (a note", kind.name());
+                assert!(out.starts_with(&head), "{out}");
+                let listed = games.min(20) as usize;
+                assert_eq!(
+                    out.lines().filter(|l| l.starts_with("game ")).count(),
+                    listed
+                );
             } else {
                 let r = &results[0];
                 assert_eq!(r["tag"], "Failure");
@@ -729,9 +748,8 @@ fn sarif_is_valid_against_the_sarif_schema_and_has_every_finding() {
         assert!(full.contains(&format!("Art. {article}")), "{full}");
         assert!(rule["shortDescription"]["text"].is_string());
         assert!(rule["help"]["text"].is_string());
-        assert!(
-            ["error", "warning"].contains(&rule["defaultConfiguration"]["level"].as_str().unwrap())
-        );
+        assert!(["error", "warning", "note"]
+            .contains(&rule["defaultConfiguration"]["level"].as_str().unwrap()));
     }
     let dead = rules[Kind::DeadPosition.index()]["fullDescription"]["text"]
         .as_str()
@@ -751,15 +769,18 @@ fn sarif_is_valid_against_the_sarif_schema_and_has_every_finding() {
         assert_eq!(r["ruleId"], f.kind.name());
         assert_eq!(r["ruleIndex"], f.kind.index());
         let decisive = matches!(f.result.as_deref(), Some("1-0" | "0-1"));
-        let error = match f.kind {
-            Kind::InvalidGame | Kind::WrongResult | Kind::UnwinnableFlag => true,
-            Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition => decisive,
+        let level = match f.kind {
+            Kind::InvalidGame | Kind::WrongResult | Kind::UnwinnableFlag => "error",
+            Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition if decisive => "error",
+            Kind::Fivefold | Kind::SeventyfiveMoves | Kind::DeadPosition => "warning",
             // a site's own timeout rule often gives the draw: worth a look
-            Kind::MissedThreefold | Kind::MissedFiftyMoves | Kind::DrawnFlag => false,
+            Kind::DrawnFlag => "warning",
             // a site's rule, not the Laws
-            Kind::SiteRule => false,
+            Kind::SiteRule => "warning",
+            // a player may choose not to claim: nothing is wrong
+            Kind::MissedThreefold | Kind::MissedFiftyMoves => "note",
         };
-        assert_eq!(r["level"], if error { "error" } else { "warning" }, "{r}");
+        assert_eq!(r["level"], level, "{r}");
         let e = &f.example;
         assert_eq!(
             r["message"]["text"],
@@ -814,10 +835,10 @@ fn sarif_is_valid_against_the_sarif_schema_and_has_every_finding() {
         pairs(&[
             ("wrong_result", "error"),
             ("invalid_game", "error"),
-            ("missed_threefold", "warning"),
-            ("missed_threefold", "warning"),
+            ("missed_threefold", "note"),
+            ("missed_threefold", "note"),
             ("fivefold", "error"),
-            ("missed_threefold", "warning"),
+            ("missed_threefold", "note"),
             ("fivefold", "warning"),
         ])
     );

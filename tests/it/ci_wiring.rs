@@ -58,7 +58,7 @@ const WRONG: &str = "[Event \"t\"]\n[White \"W\"]\n[Black \"M\"]\n[Result \"1/2-
 /// The same game, scored as it ended.
 const WRONG_FIXED: &str = "[Event \"t\"]\n[White \"W\"]\n[Black \"M\"]\n[Result \"0-1\"]\n\n\
 1. f3 e5 2. g4 Qh4# 0-1\n\n";
-/// A missed threefold claim (a warning, outside the default gate).
+/// A missed threefold claim (a note, outside the default gate).
 const REPEAT: &str = "[Event \"t\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
 1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 1-0\n\n";
 const CLEAN: &str =
@@ -320,7 +320,7 @@ fn the_action_annotates_summarises_and_gates() {
         [
             "::error file=data/broken.pgn,line=1,title=invalid_game (Art. 3%2C 4)::game 1 (line 1), 2. Ke3: illegal move — C - D",
             "::error file=data/broken.pgn,line=8,title=wrong_result (Art. 5.1%2C 5.2.1%2C 11)::game 2 (line 8), move 3, White to move: checkmate, expected 0-1; the Result tag disagrees — W - M",
-            "::warning file=data/good.pgn,line=8,title=missed_threefold (Art. 9.2)::game 2 (line 8), 4... Ng8: Black could have claimed a draw by threefold repetition (9.2) by announcing 4... Ng8; played on and lost — A - B",
+            "::notice file=data/good.pgn,line=8,title=missed_threefold (Art. 9.2)::game 2 (line 8), 4... Ng8: Black could have claimed a draw by threefold repetition (9.2) by announcing 4... Ng8; played on and lost — A - B",
         ],
         "{why}"
     );
@@ -384,7 +384,7 @@ fn the_action_annotates_summarises_and_gates() {
         .unwrap()
         .contains("could not audit as asked (exit 2"));
 
-    // fixed: the warning stays, the step passes
+    // fixed: the note stays, the step passes
     util::write(ws, "data/broken.pgn", [ILLEGAL_FIXED, WRONG_FIXED].concat());
     let r = run_action(home.path(), ws, &[("paths", "data")]);
     assert_eq!(r["exit"], 0, "{}", log(&r));

@@ -494,8 +494,8 @@ fn json_lines_carry_the_findings() {
     );
 }
 
-/// `--fail-on` on the appeared findings, counted as games; percentages
-/// refused.
+/// `--fail-on` on the appeared findings, counted as games, by kind and
+/// by severity; percentages refused.
 #[test]
 fn fail_on_counts_appeared_games() {
     let dir = tempfile::tempdir().unwrap();
@@ -525,6 +525,13 @@ fn fail_on_counts_appeared_games() {
         ("any>2", 1),
         ("any>3", 0),
         ("wrong_result,any>2", 1),
+        // severities, judged as the audit judged them: the invalid game
+        // and the fivefold scored 1-0 are errors, the missed claim a note
+        ("error", 1),
+        ("error>1", 1),
+        ("error>2", 0),
+        ("warning>1", 1),
+        ("warning>2", 0),
     ] {
         let out = diff(&o, &n, &["--fail-on", list]);
         assert_eq!(out.status.code(), Some(code), "--fail-on {list}");
@@ -538,6 +545,12 @@ fn fail_on_counts_appeared_games() {
     }
     let out = diff(&o, &n, &["--fail-on", "any>2"]);
     assert!(text(&out.stderr).contains("any>2: 3 games with findings appeared"));
+    let out = diff(&o, &n, &["--fail-on", "error>1"]);
+    assert!(
+        text(&out.stderr).contains("error>1: 2 games with an error appeared"),
+        "{}",
+        text(&out.stderr)
+    );
     // only disappearances: 0, with or without a condition
     assert_eq!(diff(&n, &o, &[]).status.code(), Some(0));
     assert_eq!(diff(&n, &o, &["--fail-on", "any"]).status.code(), Some(0));

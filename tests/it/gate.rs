@@ -275,7 +275,7 @@ fn ci_formats_from_the_command_line() {
         "{stdout}"
     );
     assert!(
-        stdout.lines().any(|l| l.starts_with("::warning ")),
+        stdout.lines().any(|l| l.starts_with("::notice ")),
         "{stdout}"
     );
     assert!(

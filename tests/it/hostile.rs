@@ -104,6 +104,38 @@ fn a_fifo_named_as_a_path_is_read_and_one_in_a_directory_is_skipped_by_name() {
     assert_eq!(v["input_errors"], 1);
 }
 
+/// `audit` of the file `name` holding `bytes`, written in `dir`, then of
+/// `good`: exit code, summary, stderr.
+fn before_a_good_file(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    good: &Path,
+) -> (i32, serde_json::Value, String) {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    summary(
+        bin()
+            .args(["audit", "--quiet", "--summary-json", "-"])
+            .arg(&p)
+            .arg(good),
+    )
+}
+
+/// `audit -` of `bytes` on stdin: exit code and stderr.
+fn on_stdin(bytes: &[u8]) -> (i32, String) {
+    let mut child = bin()
+        .args(["audit", "--quiet", "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap_or(-1), stderr)
+}
+
 #[test]
 fn gzip_bzip2_and_xz_are_refused_with_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
@@ -118,14 +150,7 @@ fn gzip_bzip2_and_xz_are_refused_with_what_to_do() {
             "xz -dc",
         ),
     ] {
-        let p = dir.path().join(name);
-        std::fs::write(&p, head).unwrap();
-        let (code, v, stderr) = summary(
-            bin()
-                .args(["audit", "--quiet", "--summary-json", "-"])
-                .arg(&p)
-                .arg(&good),
-        );
+        let (code, v, stderr) = before_a_good_file(dir.path(), name, head, &good);
         assert_eq!(code, 2, "{name}");
         assert!(
             stderr.contains(name) && stderr.contains(tool),
@@ -134,16 +159,44 @@ fn gzip_bzip2_and_xz_are_refused_with_what_to_do() {
         // the other input is read all the same
         assert_eq!(v["total"]["games_read"], 2000);
         // and the same on stdin
-        let mut child = bin()
-            .args(["audit", "--quiet", "-"])
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(head).unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{name} on stdin");
-        assert!(String::from_utf8_lossy(&out.stderr).contains(tool));
+        let (code, stderr) = on_stdin(head);
+        assert_eq!(code, 2, "{name} on stdin");
+        assert!(stderr.contains(tool), "{name} on stdin: {stderr}");
+    }
+}
+
+/// A PGN file saved as UTF-16 (as Windows tools may save it) read as "no
+/// PGN game found (1 block of text that is no game)", with no word of its
+/// encoding. It is named as UTF-16, with or without its byte-order mark,
+/// with the command that converts it; the other inputs are read.
+#[test]
+fn utf16_input_is_named_with_how_to_convert_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.pgn");
+    std::fs::write(&good, sample()).unwrap();
+    let text = "[Event \"t\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (name, bytes, from) in [
+        ("bom-le.pgn", [&[0xff, 0xfe][..], &le].concat(), "UTF-16"),
+        ("bom-be.pgn", [&[0xfe, 0xff][..], &be].concat(), "UTF-16"),
+        ("le.pgn", le.clone(), "UTF-16LE"),
+        ("be.pgn", be.clone(), "UTF-16BE"),
+    ] {
+        let (code, v, stderr) = before_a_good_file(dir.path(), name, &bytes, &good);
+        assert_eq!(code, 2, "{name}: {stderr}");
+        let convert = format!("iconv -f {from} -t UTF-8");
+        assert!(
+            stderr.contains(name) && stderr.contains("UTF-16") && stderr.contains(&convert),
+            "{name}: {stderr}"
+        );
+        assert_eq!(v["input_errors"], 1, "{name}");
+        assert_eq!(v["total"]["games_read"], 2000, "{name}");
+        assert_eq!(v["total"]["accounted"], true, "{name}");
+        // the same on stdin
+        let (code, stderr) = on_stdin(&bytes);
+        assert_eq!(code, 2, "{name} on stdin");
+        assert!(stderr.contains(&convert), "{name} on stdin: {stderr}");
     }
 }
 

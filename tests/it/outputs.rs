@@ -74,7 +74,47 @@ fn unwritable_outputs_fail_before_the_first_game_is_read() {
         drop(stdin);
         let err = text(&child.wait_with_output().unwrap().stderr);
         assert_eq!(status.code(), Some(2), "{what}: {err}");
-        assert!(err.contains(missing_s), "{what}: {err}");
+        // the option as well as the path: which of several outputs failed
+        let named = format!("{what} {missing_s}: cannot ");
+        assert!(err.contains(&named), "{what}: {err}");
+    }
+    // and the other commands that write files
+    let sample = util::root().join("data/lichess-2000.pgn");
+    let made = dir.path().join("agg.json");
+    let summary = dir.path().join("summary.json");
+    let ok = bin()
+        .args(["audit", "--quiet", "--report-json"])
+        .arg(&made)
+        .arg("--summary-json")
+        .arg(&summary)
+        .arg(&sample)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut cases: Vec<(&str, Command)> = Vec::new();
+    for o in ["--json", "--html"] {
+        let mut cmd = bin();
+        cmd.args(["report", o, missing_s]).arg(&made);
+        cases.push((o, cmd));
+    }
+    for (o, with) in [
+        ("--jsonl", &["--findings", "/dev/null"][..]),
+        ("--summary-json", &[]),
+        ("--report-json", &["--reports", "/dev/null"]),
+    ] {
+        let mut cmd = bin();
+        cmd.arg("merge")
+            .arg(&summary)
+            .args([o, missing_s])
+            .args(with);
+        cases.push((o, cmd));
+    }
+    for (o, mut cmd) in cases {
+        let out = cmd.stdout(Stdio::null()).output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{o}: {err}");
+        let named = format!("{o} {missing_s}: cannot create: ");
+        assert!(err.contains(&named), "{o}: {err}");
     }
 }
 
@@ -217,6 +257,53 @@ fn ctrl_c_while_stdout_is_a_full_pipe_does_not_hang() {
     for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         let v: serde_json::Value = serde_json::from_slice(line).unwrap();
         assert_eq!(v["kind"], "missed_threefold");
+    }
+}
+
+/// After Ctrl-C the summary's `bytes` (and the MB/s the human summary
+/// derives from them) counted the whole file, or nothing of a stream, not
+/// what had been read. They count the bytes cut into chunks before the
+/// interrupt, every one of which was audited, of a file and a stream
+/// alike. The interrupt flag is set as the first game is written, as a
+/// Ctrl-C handler would set it.
+#[test]
+fn bytes_after_ctrl_c_are_those_read_and_audited() {
+    use pgn_arbiter::pipeline::for_each_game;
+    use pgn_arbiter::Audit;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let path = util::root().join("data/lichess-2000.pgn");
+    let data = std::fs::read(&path).unwrap();
+    for stream in [false, true] {
+        let flag = Arc::new(AtomicBool::new(false));
+        let audit = Audit::new()
+            .threads(1)
+            .sizes(16 << 10, 16 << 10)
+            .interrupt(flag.clone());
+        let mut end = 0u64;
+        let mut sink = for_each_game(|g| {
+            flag.store(true, Ordering::Relaxed);
+            end = end.max(g.report.offset + g.report.len);
+        });
+        let run = if stream {
+            audit.run_reader("-", std::io::Cursor::new(data.clone()), &mut sink)
+        } else {
+            audit.run(&[&path], &mut sink, &())
+        }
+        .unwrap();
+        let t = &run.total;
+        assert!(run.interrupted, "stream {stream}");
+        assert!(
+            t.games > 0 && t.games < 2000,
+            "stream {stream}: {} games",
+            t.games
+        );
+        assert!(t.balanced(), "stream {stream}");
+        assert!(
+            t.bytes >= end && t.bytes < data.len() as u64 / 2,
+            "stream {stream}: {} bytes, the last game read ends at {end}",
+            t.bytes
+        );
     }
 }
 
