@@ -73,6 +73,8 @@ struct Game {
     /// XXH3 of that version's text.
     hash: u64,
     sans: Vec<SanPlus>,
+    /// Where the next version's replay can take up.
+    resume: Option<judge::Resume>,
     result: String,
     /// (kind, what, ply, FEN) of the events reported.
     reported: HashSet<(EventKind, Option<String>, u32, String)>,
@@ -213,6 +215,12 @@ impl Watch {
                 return;
             }
         }
+        // the events before where the replay takes up were made for the
+        // version judged before, and reported then
+        let before = self
+            .games
+            .get(&key)
+            .and_then(|g| g.resume.as_ref().map(|r| (&g.sans[..], r)));
         let judged = judge::judge(
             &mut self.auditor,
             self.laws,
@@ -220,6 +228,7 @@ impl Watch {
             &self.mainline,
             &key,
             source,
+            before,
         );
         up.judged += 1;
         if let Some(p) = judged.problem {
@@ -233,6 +242,7 @@ impl Watch {
                 source: String::new(),
                 hash: 0,
                 sans: Vec::new(),
+                resume: None,
                 result: String::new(),
                 reported: HashSet::new(),
                 board: Board::default(),
@@ -241,6 +251,7 @@ impl Watch {
         game.source = source.to_string();
         game.hash = hash;
         game.sans = self.mainline.sans.clone();
+        game.resume = judged.resume;
         game.result = result;
         game.board = judged.board;
         for mut e in judged.events {
