@@ -211,7 +211,7 @@ fn read_stdin(tx: Sender<Wake>) {
 /// together: a board replaced by a rename is several notices, the boards
 /// of a round change within moments of each other, and each file changed
 /// is then read once. An event waits this long at most for it.
-const GATHER: Duration = Duration::from_millis(50);
+const GATHER: Duration = Duration::from_millis(100);
 
 /// The folders whose notices are asked for: each folder given, and each
 /// file's own folder (a file replaced by a rename is a new file).

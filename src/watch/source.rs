@@ -170,7 +170,7 @@ impl Files {
         let files = self.listing(&mut changes);
         let mut there = BTreeSet::new();
         for path in files {
-            if self.look(&path, &mut changes) {
+            if self.look(&path, &mut changes, false) {
                 there.insert(path);
             }
         }
@@ -199,7 +199,7 @@ impl Files {
             let Some(path) = self.watched(path) else {
                 continue;
             };
-            if !self.look(&path, &mut changes) && self.stamps.remove(&path).is_some() {
+            if !self.look(&path, &mut changes, true) && self.stamps.remove(&path).is_some() {
                 changes.push(Change::Gone(path));
             }
         }
@@ -256,9 +256,23 @@ impl Files {
     }
 
     /// Reads `path` if it is new or changed since it was last read; whether
-    /// it is there.
-    fn look(&mut self, path: &Path, changes: &mut Vec<Change>) -> bool {
-        let Ok(meta) = fs::metadata(path) else {
+    /// it is there. A file a notice named has most likely changed: it is
+    /// opened at once and its stamp taken from the open file (one walk of
+    /// its path, not two).
+    fn look(&mut self, path: &Path, changes: &mut Vec<Change>, noticed: bool) -> bool {
+        let opened = if noticed {
+            match fs::File::open(path) {
+                Ok(f) => Some(f),
+                Err(e) => return self.failed(path, e, changes),
+            }
+        } else {
+            None
+        };
+        let meta = match &opened {
+            Some(f) => f.metadata(),
+            None => fs::metadata(path),
+        };
+        let Ok(meta) = meta else {
             return false;
         };
         if meta.is_dir() {
@@ -268,7 +282,14 @@ impl Files {
         if self.stamps.get(path) == Some(&stamp) {
             return true;
         }
-        match read(path, stamp.len).and_then(|b| decompressed(path, b)) {
+        let file = match opened {
+            Some(f) => Ok(f),
+            None => fs::File::open(path),
+        };
+        match file
+            .and_then(|f| read(f, stamp.len))
+            .and_then(|b| decompressed(path, b))
+        {
             Ok(bytes) => {
                 self.unreadable.remove(path);
                 // the stamp of what was read: a write during the read
@@ -277,20 +298,43 @@ impl Files {
                 changes.push(Change::Read(path.to_path_buf(), bytes));
                 true
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => false,
-            Err(e) => {
-                self.cannot_read(path, e, changes);
-                true
-            }
+            Err(e) => self.failed(path, e, changes),
         }
+    }
+
+    /// `path` could not be read: whether it is there all the same.
+    fn failed(&mut self, path: &Path, e: io::Error, changes: &mut Vec<Change>) -> bool {
+        if e.kind() == io::ErrorKind::NotFound {
+            return false;
+        }
+        self.cannot_read(path, e, changes);
+        true
     }
 }
 
-/// The bytes of `path`, whose size was just seen to be `len`: read without
-/// asking its size again.
-fn read(path: &Path, len: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0).saturating_add(1));
-    fs::File::open(path)?.read_to_end(&mut bytes)?;
+/// The bytes of an open file whose size was just seen to be `len`. A read
+/// that stops short once those bytes are in is at the file's end: no
+/// further read to learn it (a file that grew fills the buffer, and is
+/// read on).
+fn read(mut file: fs::File, len: u64) -> io::Result<Vec<u8>> {
+    let len = usize::try_from(len).unwrap_or(0);
+    let mut bytes = vec![0; len.saturating_add(1)];
+    let mut filled = 0;
+    loop {
+        let n = match file.read(&mut bytes[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        filled += n;
+        if n == 0 || (filled >= len && filled < bytes.len()) {
+            break;
+        }
+        if filled == bytes.len() {
+            bytes.resize(bytes.len().saturating_mul(2), 0);
+        }
+    }
+    bytes.truncate(filled);
     Ok(bytes)
 }
 
