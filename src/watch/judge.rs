@@ -203,8 +203,11 @@ impl Record<'_> {
 /// The `[%clk ...]` comment after each mainline move, where the movetext's
 /// moves can be placed (see [`MovetextMap`]).
 fn clock_comments(movetext: &[u8], moves: usize) -> Vec<Option<String>> {
+    if memchr::memmem::find(movetext, b"[%clk").is_none() {
+        return vec![None; moves];
+    }
     let map = MovetextMap::read(movetext);
-    if map.moves.len() != moves || memchr::memmem::find(movetext, b"[%clk").is_none() {
+    if map.moves.len() != moves {
         return vec![None; moves];
     }
     let ends: Vec<usize> = map.moves.iter().map(|(end, _)| *end).collect();
@@ -313,7 +316,14 @@ pub(crate) fn judge(
         for f in &report.findings {
             if let Some(kind) = EventKind::of_result_finding(f.kind) {
                 let e = maker.event(kind, f.ply, f.side, &f.at);
-                events.push(result_event(e, f, &result, report.edition));
+                let e = result_event(e, f, &result, report.edition);
+                // the page's Problem column names the result and what is
+                // wrong with it (the first, where there are several)
+                board.problem.get_or_insert_with(|| match &e.reason {
+                    Some(reason) => format!("{result}: {} ({reason})", kind.info().plain),
+                    None => format!("{result}: {}", kind.info().plain),
+                });
+                events.push(e);
             }
         }
     }

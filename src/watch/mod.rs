@@ -329,4 +329,25 @@ mod tests {
         assert_eq!(w.boards().next().unwrap().ply, 8);
         assert_eq!(w.boards().count(), 1);
     }
+
+    /// A draw scored after a checkmate: the board names the wrong result.
+    #[test]
+    fn the_board_names_a_wrong_result() {
+        let mut w = Watch::new(Laws::Auto, DeadMode::Quick, SiteMode::Auto);
+        let text =
+            "[White \"A\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
+        let up = w.read("game-1.pgn", text.as_bytes(), SystemTime::now());
+        assert!(up.events.iter().any(|e| e.event.name() == "wrong_result"));
+        let problem = w
+            .boards()
+            .next()
+            .unwrap()
+            .problem
+            .clone()
+            .unwrap_or_default();
+        assert!(
+            problem.starts_with("1/2-1/2: ") && problem.contains("checkmate"),
+            "{problem}"
+        );
+    }
 }
