@@ -86,6 +86,9 @@ struct Outputs {
     bell: bool,
     jsonl: Option<Named<File>>,
     html: Option<PathBuf>,
+    /// JSON lines and lines for people not written yet.
+    pending_jsonl: String,
+    pending_lines: String,
 }
 
 impl Outputs {
@@ -102,36 +105,47 @@ impl Outputs {
             bell: args.bell,
             jsonl,
             html: args.html.clone(),
+            pending_jsonl: String::new(),
+            pending_lines: String::new(),
         })
     }
 
-    /// Writes the events (each JSON line in one write, so that a reader
-    /// never sees part of one) and says the problems on stderr.
-    fn events(&mut self, update: &Update) -> io::Result<()> {
+    /// Takes the events to write (see [`Outputs::write`]) and says the
+    /// problems on stderr.
+    fn events(&mut self, update: &Update) {
         for p in &update.problems {
             eprintln!("{}", terminal_safe(&format!("pgn-arbiter: watch: {p}")));
         }
-        if update.events.is_empty() {
-            return Ok(());
-        }
-        if let Some(out) = &mut self.jsonl {
-            for e in &update.events {
-                out.write_all(e.json_line().as_bytes())?;
+        for e in &update.events {
+            if self.jsonl.is_some() {
+                self.pending_jsonl.push_str(&e.json_line());
             }
-            out.flush()?;
-        }
-        if !self.quiet {
-            let mut lines = String::new();
-            for e in &update.events {
-                lines.push_str(&terminal_safe(&e.human()));
+            if !self.quiet {
+                self.pending_lines.push_str(&terminal_safe(&e.human()));
                 if self.bell {
-                    lines.push('\x07');
+                    self.pending_lines.push('\x07');
                 }
-                lines.push('\n');
+                self.pending_lines.push('\n');
             }
+        }
+    }
+
+    /// Writes the events taken since the last call: the JSON lines in one
+    /// write (a reader never sees part of one; one write a batch, not one
+    /// an event), the lines for people in another.
+    fn write(&mut self) -> io::Result<()> {
+        if let Some(out) = &mut self.jsonl {
+            if !self.pending_jsonl.is_empty() {
+                out.write_all(self.pending_jsonl.as_bytes())?;
+                out.flush()?;
+                self.pending_jsonl.clear();
+            }
+        }
+        if !self.pending_lines.is_empty() {
             let mut out = io::stdout().lock();
-            out.write_all(lines.as_bytes())?;
+            out.write_all(self.pending_lines.as_bytes())?;
             out.flush()?;
+            self.pending_lines.clear();
         }
         Ok(())
     }
@@ -192,10 +206,157 @@ fn read_stdin(tx: Sender<Wake>) {
     });
 }
 
-/// The operating system's notices of changes in the folders of `roots`
-/// (a file's own folder: a file replaced by a rename is a new file), or
-/// why there are none.
-fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<notify::RecommendedWatcher, String> {
+/// Notices are gathered for this long after the first one, then handled
+/// together: a board replaced by a rename is several notices, the boards
+/// of a round change within moments of each other, and each file changed
+/// is then read once. An event waits this long at most for it.
+const GATHER: Duration = Duration::from_millis(100);
+
+/// The folders whose notices are asked for: each folder given, and each
+/// file's own folder (a file replaced by a rename is a new file).
+fn notice_folders(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut folders = BTreeSet::new();
+    for root in roots {
+        folders.insert(if root.is_dir() {
+            root.clone()
+        } else {
+            match root.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            }
+        });
+    }
+    folders.into_iter().collect()
+}
+
+/// What keeps the notices coming (dropped: they stop).
+#[cfg(target_os = "linux")]
+struct Notices;
+
+/// The operating system's notices of changes in the folders of `roots`,
+/// read by a thread of their own a batch at a time: it sleeps until a
+/// notice comes, gathers what follows for [`GATHER`], and wakes the loop
+/// once with every path named. Or why there are none.
+#[cfg(target_os = "linux")]
+fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<Notices, String> {
+    use inotify::{Inotify, WatchMask};
+    let mut inotify = Inotify::init().map_err(|e| e.to_string())?;
+    // Not the opens, reads and closes without writing: the watch's own
+    // reads are those, and would wake it again, for ever.
+    let mask = WatchMask::CLOSE_WRITE
+        | WatchMask::MODIFY
+        | WatchMask::ATTRIB
+        | WatchMask::CREATE
+        | WatchMask::DELETE
+        | WatchMask::MOVE
+        | WatchMask::DELETE_SELF
+        | WatchMask::MOVE_SELF;
+    let mut folders = Vec::new();
+    for folder in notice_folders(roots) {
+        let wd = inotify
+            .watches()
+            .add(&folder, mask)
+            .map_err(|e| format!("{}: {e}", folder.display()))?;
+        folders.push((wd, folder));
+    }
+    std::thread::spawn(move || {
+        let mut buffer = vec![0u8; 64 * 1024];
+        loop {
+            let mut batch = Batch::default();
+            match inotify.read_events_blocking(&mut buffer) {
+                Ok(events) => batch.add(events, &folders),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    eprintln!(
+                        "pgn-arbiter: watch: change notices stopped ({e}): every file is looked at every {} s",
+                        RESCAN_WITH_NOTICES.as_secs()
+                    );
+                    return;
+                }
+            }
+            std::thread::sleep(GATHER);
+            loop {
+                match inotify.read_events(&mut buffer) {
+                    Ok(events) => batch.add(events, &folders),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    Err(_) => {
+                        batch.all = true;
+                        break;
+                    }
+                }
+            }
+            let paths = if batch.all {
+                Vec::new()
+            } else {
+                batch.paths(&folders)
+            };
+            if tx.send(Wake::Changed(paths)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(Notices)
+}
+
+/// The paths a batch of notices named, each once; or that every file must
+/// be looked at (notices were lost, a folder moved).
+#[cfg(target_os = "linux")]
+#[derive(Default)]
+struct Batch {
+    /// The names each folder's notices gave.
+    names: Vec<BTreeSet<OsString>>,
+    all: bool,
+}
+
+#[cfg(target_os = "linux")]
+impl Batch {
+    fn add(
+        &mut self,
+        events: inotify::Events<'_>,
+        folders: &[(inotify::WatchDescriptor, PathBuf)],
+    ) {
+        use inotify::EventMask;
+        for event in events {
+            let lost = EventMask::Q_OVERFLOW | EventMask::DELETE_SELF | EventMask::MOVE_SELF;
+            if event.mask.intersects(lost) {
+                self.all = true;
+                continue;
+            }
+            let folder = folders.iter().position(|(wd, _)| *wd == event.wd);
+            match (folder, event.name) {
+                (Some(i), Some(name)) => {
+                    if self.names.len() <= i {
+                        self.names.resize_with(i + 1, BTreeSet::new);
+                    }
+                    // a board's write is several notices of one name
+                    if !self.names[i].contains(name) {
+                        self.names[i].insert(name.to_os_string());
+                    }
+                }
+                _ => self.all = true,
+            }
+        }
+    }
+
+    /// The paths named, each once.
+    fn paths(self, folders: &[(inotify::WatchDescriptor, PathBuf)]) -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        for ((_, folder), names) in folders.iter().zip(self.names) {
+            paths.extend(names.iter().map(|name| folder.join(name)));
+        }
+        paths
+    }
+}
+
+/// What keeps the notices coming (dropped: they stop).
+#[cfg(not(target_os = "linux"))]
+type Notices = notify::RecommendedWatcher;
+
+/// The operating system's notices of changes in the folders of `roots`,
+/// or why there are none.
+#[cfg(not(target_os = "linux"))]
+fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<Notices, String> {
     use notify::event::{AccessKind, AccessMode, EventKind};
     use notify::Watcher;
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -216,15 +377,7 @@ fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<notify::RecommendedWat
         }
     })
     .map_err(|e| e.to_string())?;
-    for root in roots {
-        let folder = if root.is_dir() {
-            root.clone()
-        } else {
-            match root.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            }
-        };
+    for folder in notice_folders(roots) {
         watcher
             .watch(&folder, notify::RecursiveMode::NonRecursive)
             .map_err(|e| format!("{}: {e}", folder.display()))?;
@@ -278,8 +431,9 @@ impl Looks {
                 },
             };
             judged |= update.judged > 0;
-            out.events(&update)?;
+            out.events(&update);
         }
+        out.write()?;
         Ok(judged)
     }
 }
@@ -302,6 +456,12 @@ fn wait(rx: &Receiver<Wake>, looks: &mut Looks, stream: &mut Stream) -> bool {
             None
         }
     };
+    // notify wakes the loop at each notice: gathered here as the Linux
+    // thread gathers them
+    #[cfg(not(target_os = "linux"))]
+    if matches!(first, Some(Wake::Changed(_))) {
+        std::thread::sleep(GATHER);
+    }
     let mut stdin = false;
     for wake in first
         .into_iter()
@@ -334,7 +494,7 @@ fn how_to_look(
     args: &WatchArgs,
     roots: &[PathBuf],
     tx: Sender<Wake>,
-) -> (Duration, Option<notify::RecommendedWatcher>) {
+) -> (Duration, Option<Notices>) {
     match args.poll {
         Some(ms) => (Duration::from_millis(ms.max(1)), None),
         None if args.once || roots.is_empty() => (POLL_DEFAULT, None),
@@ -399,7 +559,8 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
         if wait(&rx, &mut looks, &mut stream) {
             let update =
                 watch.read_stream("-", &mut stream.buffer, !stream.open, SystemTime::now());
-            out.events(&update)?;
+            out.events(&update);
+            out.write()?;
             if update.judged > 0 {
                 out.page(&watch)?;
             }

@@ -152,6 +152,13 @@ impl RepetitionTable {
         self.key = 0;
     }
 
+    /// Whether no position of the current segment is pushed yet: the
+    /// replay stands just after an irreversible move (or at P0), where the
+    /// table holds nothing a later position could repeat.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// Records that the quiet piece move `m` was played by `mover` from the
     /// last position pushed. Returns `false` (and changes nothing) when `m`
     /// is not such a move: the caller then starts a new segment.

@@ -35,9 +35,9 @@ pub fn render<'a>(
         rows.push_str(&format!("<td class=\"num\">{}</td>", b.ply));
         rows.push_str(&format!("<td class=\"num\">{}</td>", b.repetitions));
         rows.push_str(&format!(
-            "<td class=\"num\">{} <small>({} moves)</small></td>",
+            "<td class=\"num\">{} <small>({})</small></td>",
             b.halfmoves,
-            b.halfmoves / 2
+            crate::text::count(u64::from(b.halfmoves / 2), "move", "moves")
         ));
         rows.push_str(&cell(&b.open_claims.join("; ")));
         rows.push_str(&cell(b.game_over.as_deref().unwrap_or("")));
@@ -99,4 +99,21 @@ small {{ color: #666; }}
 "#,
         now = esc(now),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_move_of_the_fifty_move_count_is_one_move() {
+        let board = |halfmoves| Board {
+            halfmoves,
+            ..Board::default()
+        };
+        let page = render(&[board(3)], &[], "now", 2);
+        assert!(page.contains("3 <small>(1 move)</small>"), "{page}");
+        let page = render(&[board(4)], &[], "now", 2);
+        assert!(page.contains("4 <small>(2 moves)</small>"), "{page}");
+    }
 }

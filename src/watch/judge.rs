@@ -62,6 +62,46 @@ pub struct Board {
     pub problem: Option<String>,
 }
 
+/// Where the replay of a later version of a game can take up: the start
+/// of the last run of reversible moves the replay reached. The repetition
+/// table holds no position before it, so a replay started there with an
+/// empty table reads the same counts and claims as one from P0. Valid for
+/// a version with the same start (its `FEN`, `SetUp` and `Variant` tags),
+/// the same edition of the Laws, and the same moves before it.
+#[derive(Debug, Clone)]
+pub(crate) struct Resume {
+    start: [Option<Vec<u8>>; 3],
+    edition: Edition,
+    ply: u32,
+    pos: Chess,
+}
+
+impl Resume {
+    fn start_tags(game: &RawGame<'_>) -> [Option<Vec<u8>>; 3] {
+        ["FEN", "SetUp", "Variant"].map(|name| game.tag(name).map(<[u8]>::to_vec))
+    }
+
+    /// Where the replay of a version with `sans` takes up, and the last
+    /// ply whose events are known (made for the version before, moves
+    /// `old`): P0 to P*c* are the same positions after the same moves,
+    /// where the first *c* moves are the same and so is the start.
+    fn take_up(
+        &self,
+        game: &RawGame<'_>,
+        edition: Edition,
+        old: &[SanPlus],
+        sans: &[SanPlus],
+    ) -> Option<(Option<(u32, Chess)>, u32)> {
+        if self.edition != edition || self.start != Resume::start_tags(game) {
+            return None;
+        }
+        let c = old.iter().zip(sans).take_while(|(a, b)| a == b).count();
+        let c = u32::try_from(c).unwrap_or(u32::MAX);
+        let from = (self.ply <= c).then(|| (self.ply, self.pos.clone()));
+        Some((from, c))
+    }
+}
+
 /// What one version of a game shows.
 pub(crate) struct Judged {
     /// Every event of this version, in ply order (the caller drops those
@@ -72,7 +112,13 @@ pub(crate) struct Judged {
     /// An illegal move or start position, in words that name the game and
     /// the move.
     pub problem: Option<String>,
+    /// Where the next version's replay can take up.
+    pub resume: Option<Resume>,
 }
+
+/// The version judged before, where there is one: its moves and where its
+/// replay can be taken up.
+pub(crate) type Before<'b> = Option<(&'b [SanPlus], &'b Resume)>;
 
 /// The tags every event of a game carries.
 struct Tags {
@@ -157,8 +203,11 @@ impl Record<'_> {
 /// The `[%clk ...]` comment after each mainline move, where the movetext's
 /// moves can be placed (see [`MovetextMap`]).
 fn clock_comments(movetext: &[u8], moves: usize) -> Vec<Option<String>> {
+    if memchr::memmem::find(movetext, b"[%clk").is_none() {
+        return vec![None; moves];
+    }
     let map = MovetextMap::read(movetext);
-    if map.moves.len() != moves || memchr::memmem::find(movetext, b"[%clk").is_none() {
+    if map.moves.len() != moves {
         return vec![None; moves];
     }
     let ends: Vec<usize> = map.moves.iter().map(|(end, _)| *end).collect();
@@ -184,7 +233,9 @@ pub(crate) fn result_of(game: &RawGame<'_>, mainline: &Mainline) -> String {
     }
 }
 
-/// Judges a version of a game (`mainline` read from it).
+/// Judges a version of a game (`mainline` read from it). The events of the
+/// positions before where `before`'s replay is taken up are not made again:
+/// they were made for the version before, and are the same.
 pub(crate) fn judge(
     auditor: &mut Auditor,
     laws: Laws,
@@ -192,6 +243,7 @@ pub(crate) fn judge(
     mainline: &Mainline,
     key: &GameKey,
     source: &str,
+    before: Before<'_>,
 ) -> Judged {
     let tags = Tags::of(game, key, source);
     let result = result_of(game, mainline);
@@ -209,6 +261,7 @@ pub(crate) fn judge(
             events: Vec::new(),
             board,
             problem: problem("a variant other than chess and Chess960, not judged".into()),
+            resume: None,
         };
     }
     let p0 = match start_position(game, variant) {
@@ -219,6 +272,7 @@ pub(crate) fn judge(
                 events: Vec::new(),
                 board,
                 problem: problem(reason),
+                resume: None,
             };
         }
     };
@@ -232,7 +286,18 @@ pub(crate) fn judge(
         },
     };
     let edition = laws.edition_on(game_day(game));
-    let (mut events, bad_move) = maker.replay(p0, edition, &mut board);
+    let (from, known) = before
+        .and_then(|(old, r)| r.take_up(game, edition, old, &mainline.sans))
+        .map_or((None, None), |(from, c)| (from, Some(c)));
+    let fresh = known.map_or(0, |c| c.saturating_add(1));
+    let (mut events, bad_move, (ply, pos)) =
+        maker.replay(from.unwrap_or((0, p0)), fresh, edition, &mut board);
+    let resume = Some(Resume {
+        start: Resume::start_tags(game),
+        edition,
+        ply,
+        pos,
+    });
     let mut problem_line = None;
     if let Some(f) = &bad_move {
         if let Detail::Invalid { mv, reason } = &f.detail {
@@ -251,7 +316,14 @@ pub(crate) fn judge(
         for f in &report.findings {
             if let Some(kind) = EventKind::of_result_finding(f.kind) {
                 let e = maker.event(kind, f.ply, f.side, &f.at);
-                events.push(result_event(e, f, &result, report.edition));
+                let e = result_event(e, f, &result, report.edition);
+                // the page's Problem column names the result and what is
+                // wrong with it (the first, where there are several)
+                board.problem.get_or_insert_with(|| match &e.reason {
+                    Some(reason) => format!("{result}: {} ({reason})", kind.info().plain),
+                    None => format!("{result}: {}", kind.info().plain),
+                });
+                events.push(e);
             }
         }
     }
@@ -260,6 +332,7 @@ pub(crate) fn judge(
         events,
         board,
         problem: problem_line,
+        resume,
     }
 }
 
@@ -303,21 +376,24 @@ impl Maker<'_, '_> {
         }
     }
 
-    /// The replay: the rule hooks, position by position. The claims and
-    /// near_* events, the board after the last legal move, and the first
-    /// illegal move if there is one.
+    /// The replay: the rule hooks, position by position from P*ply* (`from`:
+    /// P0, or the start of a run of reversible moves). The claims and
+    /// near_* events from P*fresh* on (those before are known), the board
+    /// after the last legal move, the first illegal move if there is one,
+    /// and the start of the last run of reversible moves reached.
     fn replay(
         &self,
-        p0: Chess,
+        from: (u32, Chess),
+        fresh: u32,
         edition: Edition,
         board: &mut Board,
-    ) -> (Vec<Event>, Option<Finding>) {
+    ) -> (Vec<Event>, Option<Finding>, (u32, Chess)) {
         let sans = self.record.sans;
         let mut events = Vec::new();
         let mut repetition = Repetition::default();
         repetition.start();
-        let mut pos = p0;
-        let mut ply: u32 = 0;
+        let (mut ply, mut pos) = from;
+        let mut run = (ply, pos.clone());
         let mut bad_move = None;
         loop {
             let next = match resolve(&pos, sans.get(ply as usize), ply) {
@@ -329,45 +405,14 @@ impl Maker<'_, '_> {
             };
             let at = At::new(ply, &pos, next, edition);
             let count = repetition.position(&at);
-            for (what, via, m) in claims(&repetition, count, &at) {
-                let spot = match m {
-                    Some(m) => Spot::with_move(&pos, m),
-                    None => Spot::of(&pos),
-                };
-                let article = match (what, via) {
-                    ("threefold", Via::Occurred) => "9.2b",
-                    ("threefold", Via::Announced) => "9.2a",
-                    (_, Via::Occurred) => "9.3b",
-                    (_, Via::Announced) => "9.3a",
-                };
-                if next.is_none() {
-                    board.open_claims.push(match &spot.san {
-                        Some(san) => format!("{what} ({article}, announcing {san})"),
-                        None => format!("{what} ({article})"),
-                    });
-                }
-                let mut e = self.event(EventKind::ClaimAvailable, ply, pos.turn(), &spot);
-                e.article = article.to_string();
-                e.what = Some(what.to_string());
-                e.via = Some(via.name());
-                events.push(e);
-            }
-            if count == 2 {
-                let mut e = self.event(EventKind::NearThreefold, ply, pos.turn(), &Spot::of(&pos));
-                e.article = "9.2".to_string();
-                // the third occurrence is made by the move into it: the opponent's
-                e.repeat_side = Some(side_name(!pos.turn()));
-                events.push(e);
-            }
             let clock = pos.halfmoves();
-            if clock == 90 || (ply == 0 && (90..100).contains(&clock)) {
-                let mut e = self.event(EventKind::NearFifty, ply, pos.turn(), &Spot::of(&pos));
-                e.article = "9.3".to_string();
-                e.halfmoves = Some(clock);
-                e.counting_from = ply
-                    .checked_sub(clock)
-                    .map(|k| self.record.move_text(k as usize));
-                events.push(e);
+            // a known position's events are not made again (a FEN and an
+            // event each); the last position's claims are the board's
+            if ply >= fresh || next.is_none() {
+                self.claims(&repetition, count, &at, ply >= fresh, board, &mut events);
+            }
+            if ply >= fresh {
+                self.near(count, &pos, ply, &mut events);
             }
             let Some(m) = next else {
                 board.repetitions = count;
@@ -376,12 +421,75 @@ impl Maker<'_, '_> {
             };
             repetition.play(&mut pos, m);
             ply += 1;
+            if repetition.table().is_empty() {
+                run = (ply, pos.clone());
+            }
         }
         board.ply = ply;
         board.last_move = self.record.last_move(ply);
         board.fen = Spot::of(&pos).fen;
         board.clock = self.record.clocks(ply);
-        (events, bad_move)
+        (events, bad_move, run)
+    }
+
+    /// The claims the player to move in `at` may make: on the board where
+    /// `at` is the last position, and as events where `fresh`.
+    fn claims(
+        &self,
+        repetition: &Repetition,
+        count: u32,
+        at: &At<'_>,
+        fresh: bool,
+        board: &mut Board,
+        events: &mut Vec<Event>,
+    ) {
+        let (pos, ply) = (at.pos, at.ply);
+        for (what, via, m) in claims(repetition, count, at) {
+            let spot = match m {
+                Some(m) => Spot::with_move(pos, m),
+                None => Spot::of(pos),
+            };
+            let article = match (what, via) {
+                ("threefold", Via::Occurred) => "9.2b",
+                ("threefold", Via::Announced) => "9.2a",
+                (_, Via::Occurred) => "9.3b",
+                (_, Via::Announced) => "9.3a",
+            };
+            if at.next.is_none() {
+                board.open_claims.push(match &spot.san {
+                    Some(san) => format!("{what} ({article}, announcing {san})"),
+                    None => format!("{what} ({article})"),
+                });
+            }
+            if fresh {
+                let mut e = self.event(EventKind::ClaimAvailable, ply, pos.turn(), &spot);
+                e.article = article.to_string();
+                e.what = Some(what.to_string());
+                e.via = Some(via.name());
+                events.push(e);
+            }
+        }
+    }
+
+    /// The near_* events at P*ply* (`pos`, standing for the `count`-th time).
+    fn near(&self, count: u32, pos: &Chess, ply: u32, events: &mut Vec<Event>) {
+        if count == 2 {
+            let mut e = self.event(EventKind::NearThreefold, ply, pos.turn(), &Spot::of(pos));
+            e.article = "9.2".to_string();
+            // the third occurrence is made by the move into it: the opponent's
+            e.repeat_side = Some(side_name(!pos.turn()));
+            events.push(e);
+        }
+        let clock = pos.halfmoves();
+        if clock == 90 || (ply == 0 && (90..100).contains(&clock)) {
+            let mut e = self.event(EventKind::NearFifty, ply, pos.turn(), &Spot::of(pos));
+            e.article = "9.3".to_string();
+            e.halfmoves = Some(clock);
+            e.counting_from = ply
+                .checked_sub(clock)
+                .map(|k| self.record.move_text(k as usize));
+            events.push(e);
+        }
     }
 
     /// The audit of the game with its result left open (`*`): where it

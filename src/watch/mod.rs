@@ -73,6 +73,8 @@ struct Game {
     /// XXH3 of that version's text.
     hash: u64,
     sans: Vec<SanPlus>,
+    /// Where the next version's replay can take up.
+    resume: Option<judge::Resume>,
     result: String,
     /// (kind, what, ply, FEN) of the events reported.
     reported: HashSet<(EventKind, Option<String>, u32, String)>,
@@ -213,6 +215,12 @@ impl Watch {
                 return;
             }
         }
+        // the events before where the replay takes up were made for the
+        // version judged before, and reported then
+        let before = self
+            .games
+            .get(&key)
+            .and_then(|g| g.resume.as_ref().map(|r| (&g.sans[..], r)));
         let judged = judge::judge(
             &mut self.auditor,
             self.laws,
@@ -220,6 +228,7 @@ impl Watch {
             &self.mainline,
             &key,
             source,
+            before,
         );
         up.judged += 1;
         if let Some(p) = judged.problem {
@@ -233,6 +242,7 @@ impl Watch {
                 source: String::new(),
                 hash: 0,
                 sans: Vec::new(),
+                resume: None,
                 result: String::new(),
                 reported: HashSet::new(),
                 board: Board::default(),
@@ -241,6 +251,7 @@ impl Watch {
         game.source = source.to_string();
         game.hash = hash;
         game.sans = self.mainline.sans.clone();
+        game.resume = judged.resume;
         game.result = result;
         game.board = judged.board;
         for mut e in judged.events {
@@ -317,5 +328,26 @@ mod tests {
         assert_eq!(read(&mut w, "games.pgn", v1), []);
         assert_eq!(w.boards().next().unwrap().ply, 8);
         assert_eq!(w.boards().count(), 1);
+    }
+
+    /// A draw scored after a checkmate: the board names the wrong result.
+    #[test]
+    fn the_board_names_a_wrong_result() {
+        let mut w = Watch::new(Laws::Auto, DeadMode::Quick, SiteMode::Auto);
+        let text =
+            "[White \"A\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 1/2-1/2\n";
+        let up = w.read("game-1.pgn", text.as_bytes(), SystemTime::now());
+        assert!(up.events.iter().any(|e| e.event.name() == "wrong_result"));
+        let problem = w
+            .boards()
+            .next()
+            .unwrap()
+            .problem
+            .clone()
+            .unwrap_or_default();
+        assert!(
+            problem.starts_with("1/2-1/2: ") && problem.contains("checkmate"),
+            "{problem}"
+        );
     }
 }

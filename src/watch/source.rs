@@ -4,9 +4,9 @@
 //! that a file changed (by its size, time and inode, so that polling is
 //! cheap); it knows no chess.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -95,6 +95,8 @@ pub struct Files {
     /// their own way (`./a.pgn` for `a.pgn`).
     canonical: Vec<Option<PathBuf>>,
     stamps: BTreeMap<PathBuf, Stamp>,
+    /// Which roots were folders at the last scan.
+    folders: BTreeMap<PathBuf, bool>,
     /// Paths already said to be unreadable.
     unreadable: BTreeMap<PathBuf, String>,
 }
@@ -107,6 +109,7 @@ impl Files {
             canonical: roots.iter().map(|r| canonical(r)).collect(),
             roots,
             stamps: BTreeMap::new(),
+            folders: BTreeMap::new(),
             unreadable: BTreeMap::new(),
         }
     }
@@ -121,19 +124,19 @@ impl Files {
     fn listing(&mut self, changes: &mut Vec<Change>) -> Vec<PathBuf> {
         let mut files = Vec::new();
         for root in self.roots.clone() {
-            match fs::metadata(&root) {
+            let meta = fs::metadata(&root);
+            self.folders
+                .insert(root.clone(), meta.as_ref().is_ok_and(|m| m.is_dir()));
+            match meta {
                 Ok(m) if m.is_dir() => match fs::read_dir(&root) {
                     Ok(entries) => {
                         self.unreadable.remove(&root);
                         let mut found: Vec<PathBuf> = entries
                             .filter_map(Result::ok)
+                            .filter(|e| is_pgn(&e.path()) && is_file(e))
                             .map(|e| e.path())
-                            .filter(|p| is_pgn(p) && p.is_file())
                             .collect();
-                        found.sort_by(|a, b| {
-                            natural_key(&a.to_string_lossy())
-                                .cmp(&natural_key(&b.to_string_lossy()))
-                        });
+                        found.sort_by_cached_key(|p| natural_key(&p.to_string_lossy()));
                         files.extend(found);
                     }
                     Err(e) => self.cannot_read(&root, e, changes),
@@ -163,19 +166,20 @@ impl Files {
     /// and those that are gone.
     pub fn scan(&mut self) -> Vec<Change> {
         let mut changes = Vec::new();
-        self.canonical = self
-            .roots
-            .iter()
-            .map(|r| fs::canonicalize(r).ok())
-            .collect();
+        self.canonical = self.roots.iter().map(|r| canonical(r)).collect();
         let files = self.listing(&mut changes);
-        for path in &files {
-            self.look(path, &mut changes);
+        let mut there = BTreeSet::new();
+        for path in files {
+            if self.look(&path, &mut changes, false) {
+                there.insert(path);
+            }
         }
+        // gone: read once and not there now (the listing's looks said so,
+        // without a second look at every file)
         let gone: Vec<PathBuf> = self
             .stamps
             .keys()
-            .filter(|p| !p.exists())
+            .filter(|p| !there.contains(*p))
             .cloned()
             .collect();
         for path in gone {
@@ -195,9 +199,7 @@ impl Files {
             let Some(path) = self.watched(path) else {
                 continue;
             };
-            if path.is_file() {
-                self.look(&path, &mut changes);
-            } else if self.stamps.remove(&path).is_some() {
+            if !self.look(&path, &mut changes, true) && self.stamps.remove(&path).is_some() {
                 changes.push(Change::Gone(path));
             }
         }
@@ -205,13 +207,30 @@ impl Files {
     }
 
     /// `path` as the full scan names it (a root file, or a root folder
-    /// joined with the file's name), if it is watched.
+    /// joined with the file's name), if it is watched. A notice names the
+    /// folder as it was given to be watched, so the paths are compared as
+    /// they are first; the canonical paths only when that fails (a
+    /// notifier that resolves links).
     fn watched(&self, path: &Path) -> Option<PathBuf> {
         let name = path.file_name()?;
+        // most notices are of other files (a writer's temporary file): a
+        // name that no root can hold costs no look at the disk
+        let pgn = is_pgn(path);
+        if !pgn && !self.roots.iter().any(|r| r.file_name() == Some(name)) {
+            return None;
+        }
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
+        for root in &self.roots {
+            if root == path {
+                return Some(root.clone());
+            }
+            if pgn && root == parent && self.folder(root) {
+                return Some(root.join(name));
+            }
+        }
         let parent = fs::canonicalize(parent).ok()?;
         let full = parent.join(name);
         for (root, canonical) in self.roots.iter().zip(&self.canonical) {
@@ -221,33 +240,111 @@ impl Files {
             if *canonical == full {
                 return Some(root.clone());
             }
-            if *canonical == parent && is_pgn(path) && root.is_dir() {
+            if *canonical == parent && pgn && self.folder(root) {
                 return Some(root.join(name));
             }
         }
         None
     }
 
-    /// Reads `path` if it is new or changed since it was last read.
-    fn look(&mut self, path: &Path, changes: &mut Vec<Change>) {
-        let Ok(meta) = fs::metadata(path) else {
-            return;
+    /// Whether `root` is a folder: as the last scan found it, else as it is.
+    fn folder(&self, root: &Path) -> bool {
+        self.folders
+            .get(root)
+            .copied()
+            .unwrap_or_else(|| root.is_dir())
+    }
+
+    /// Reads `path` if it is new or changed since it was last read; whether
+    /// it is there. A file a notice named has most likely changed: it is
+    /// opened at once and its stamp taken from the open file (one walk of
+    /// its path, not two).
+    fn look(&mut self, path: &Path, changes: &mut Vec<Change>, noticed: bool) -> bool {
+        let opened = if noticed {
+            match fs::File::open(path) {
+                Ok(f) => Some(f),
+                Err(e) => return self.failed(path, e, changes),
+            }
+        } else {
+            None
         };
+        let meta = match &opened {
+            Some(f) => f.metadata(),
+            None => fs::metadata(path),
+        };
+        let Ok(meta) = meta else {
+            return false;
+        };
+        if meta.is_dir() {
+            return false;
+        }
         let stamp = Stamp::of(&meta);
         if self.stamps.get(path) == Some(&stamp) {
-            return;
+            return true;
         }
-        match fs::read(path).and_then(|b| decompressed(path, b)) {
+        let file = match opened {
+            Some(f) => Ok(f),
+            None => fs::File::open(path),
+        };
+        match file
+            .and_then(|f| read(f, stamp.len))
+            .and_then(|b| decompressed(path, b))
+        {
             Ok(bytes) => {
                 self.unreadable.remove(path);
                 // the stamp of what was read: a write during the read
                 // changes it again, and the file is read once more
                 self.stamps.insert(path.to_path_buf(), stamp);
                 changes.push(Change::Read(path.to_path_buf(), bytes));
+                true
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => self.cannot_read(path, e, changes),
+            Err(e) => self.failed(path, e, changes),
         }
+    }
+
+    /// `path` could not be read: whether it is there all the same.
+    fn failed(&mut self, path: &Path, e: io::Error, changes: &mut Vec<Change>) -> bool {
+        if e.kind() == io::ErrorKind::NotFound {
+            return false;
+        }
+        self.cannot_read(path, e, changes);
+        true
+    }
+}
+
+/// The bytes of an open file whose size was just seen to be `len`. A read
+/// that stops short once those bytes are in is at the file's end: no
+/// further read to learn it (a file that grew fills the buffer, and is
+/// read on).
+fn read(mut file: fs::File, len: u64) -> io::Result<Vec<u8>> {
+    let len = usize::try_from(len).unwrap_or(0);
+    let mut bytes = vec![0; len.saturating_add(1)];
+    let mut filled = 0;
+    loop {
+        let n = match file.read(&mut bytes[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        filled += n;
+        if n == 0 || (filled >= len && filled < bytes.len()) {
+            break;
+        }
+        if filled == bytes.len() {
+            bytes.resize(bytes.len().saturating_mul(2), 0);
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
+}
+
+/// Whether a folder's entry is a file, without a look at the disk where
+/// the folder's listing says (a link is followed).
+fn is_file(entry: &fs::DirEntry) -> bool {
+    match entry.file_type() {
+        Ok(t) if t.is_file() => true,
+        Ok(t) if t.is_dir() => false,
+        _ => entry.path().is_file(),
     }
 }
 
