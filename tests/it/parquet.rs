@@ -165,7 +165,8 @@ fn shared_corpus_lichess_reads_back_equal_to_the_jsonl() {
     }
 }
 
-/// A file that cannot be created or written: exit 2 and one line naming it.
+/// A file that cannot be created or written: exit 2 and one line naming
+/// the option and the file.
 #[test]
 fn an_output_that_cannot_be_written_is_an_error_naming_it() {
     let sample = [root().join("data/lichess-2000.pgn")];
@@ -180,7 +181,7 @@ fn an_output_that_cannot_be_written_is_an_error_naming_it() {
         let stderr = text(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{out}: {stderr}");
         assert!(
-            stderr.starts_with(&format!("pgn-arbiter: {out}: ")),
+            stderr.starts_with(&format!("pgn-arbiter: --parquet {out}: ")),
             "{stderr}"
         );
         assert!(!stderr.contains("panicked"), "{stderr}");
