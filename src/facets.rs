@@ -68,13 +68,7 @@ impl TimeClass {
             None => first,
         };
         let mut parts = period.splitn(2, |&b| b == b'+');
-        let number = |p: Option<&[u8]>| -> Option<u64> {
-            let p = p?;
-            if p.is_empty() || p.len() > 9 || !p.iter().all(u8::is_ascii_digit) {
-                return None;
-            }
-            std::str::from_utf8(p).ok()?.parse().ok()
-        };
+        let number = |p: Option<&[u8]>| crate::parse::ascii_number(p?, 9).map(u64::from);
         let Some(base) = number(parts.next()) else {
             return TimeClass::Unknown;
         };
@@ -139,11 +133,7 @@ impl Facets {
             (end <= game.text.len()).then_some((start as u32, end as u32))
         };
         let elo = |name: &str| -> Option<u32> {
-            let v = crate::parse::trim(tag(name)?);
-            if v.is_empty() || v.len() > 4 || !v.iter().all(u8::is_ascii_digit) {
-                return None;
-            }
-            std::str::from_utf8(v).ok()?.parse().ok().filter(|&e| e > 0)
+            crate::parse::ascii_number(crate::parse::trim(tag(name)?), 4).filter(|&e| e > 0)
         };
         let year_of_date = year(tag("Date")).or_else(|| year(tag("UTCDate")));
         Facets {
@@ -222,35 +212,34 @@ impl<'a> Wanted<'a> {
 
 /// The place of a tag's name in [`WANTED`].
 fn slot(name: &[u8]) -> Option<usize> {
-    Some(match name {
-        b"Event" => 0,
-        b"Site" => 1,
-        b"Date" => 2,
-        b"UTCDate" => 3,
-        b"EventDate" => 4,
-        b"TimeControl" => 5,
-        b"WhiteElo" => 6,
-        b"BlackElo" => 7,
-        b"Termination" => 8,
-        b"White" => 9,
-        b"Black" => 10,
-        b"Result" => 11,
-        b"Round" => 12,
-        b"Link" => 13,
-        b"GameURL" => 14,
-        b"FICSGamesDBGameNo" => 15,
+    // the one name a length and first letter can be, then compared: every
+    // tag of a game is looked up here, most of them not wanted
+    let i = match (name.len(), *name.first()?) {
+        (5, b'E') => 0,
+        (4, b'S') => 1,
+        (4, b'D') => 2,
+        (7, b'U') => 3,
+        (9, b'E') => 4,
+        (11, b'T') if name[1] == b'i' => 5,
+        (8, b'W') => 6,
+        (8, b'B') => 7,
+        (11, b'T') => 8,
+        (5, b'W') => 9,
+        (5, b'B') => 10,
+        (6, b'R') => 11,
+        (5, b'R') => 12,
+        (4, b'L') => 13,
+        (7, b'G') => 14,
+        (17, b'F') => 15,
         _ => return None,
-    })
+    };
+    (WANTED[i].as_bytes() == name).then_some(i)
 }
 
 /// The four-digit year a date starts with.
 fn year(date: Option<&[u8]>) -> Option<u16> {
     let d = crate::parse::trim(date?);
-    let y = d.get(..4)?;
-    if !y.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(y).ok()?.parse().ok()
+    crate::parse::ascii_number(d.get(..4)?, 4).map(|y| y as u16)
 }
 
 #[cfg(test)]
@@ -261,6 +250,19 @@ mod tests {
     fn wanted_tags_read_in_one_pass_as_each_read_alone() {
         for (i, name) in WANTED.iter().enumerate() {
             assert_eq!(slot(name.as_bytes()), Some(i), "{name}");
+        }
+        // names of the same length and first letter as a wanted one
+        for name in [
+            "Eve",
+            "Evens",
+            "Sate",
+            "Times",
+            "TimeControL",
+            "Terminatiox",
+            "",
+            "W",
+        ] {
+            assert_eq!(slot(name.as_bytes()), None, "{name}");
         }
         let text = b"[Event \"A\"]\n[White \"x\"]\n[Event \"B\"]\n[Annotator \"z\"]\n\n1. e4 *\n";
         let game = crate::split::Splitter::new(text).next().expect("a game");

@@ -8,8 +8,6 @@
 //! ([`crate::facets`]), compared by the statistics report's duplicate
 //! finder and its standings.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// The tags of a record that the duplicate finder compares, read once in
@@ -350,9 +348,9 @@ fn fold(c: char) -> Option<char> {
 
 /// Surnames written differently in different languages, each mapped to
 /// the first spelling of its line in `transliterations.txt`. Looked up for
-/// every name read, so hashed with FNV-1a rather than SipHash (the keys
-/// are the file's own, not an attacker's).
-type Transliterations = HashMap<&'static [u8], &'static [u8], BuildHasherDefault<Fnv1a>>;
+/// every name read, so not hashed with SipHash (the keys are the file's
+/// own, not an attacker's).
+type Transliterations = crate::hashing::Table<&'static [u8], &'static [u8]>;
 
 fn transliterations() -> &'static Transliterations {
     static TABLE: OnceLock<Transliterations> = OnceLock::new();
@@ -372,28 +370,6 @@ fn transliterations() -> &'static Transliterations {
     })
 }
 
-/// The FNV-1a hash, for short keys of a fixed table.
-#[derive(Default)]
-struct Fnv1a(u64);
-
-impl Hasher for Fnv1a {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
 /// A date as compared: year, month and day packed (`y << 9 | m << 5 | d`),
 /// each 0 where unknown (`2012.??.??`).
 pub fn date_key(raw: Option<&[u8]>) -> u32 {
@@ -405,8 +381,7 @@ pub fn date_key(raw: Option<&[u8]>) -> u32 {
     let mut num = |limit: u32| -> u32 {
         parts
             .next()
-            .filter(|p| !p.is_empty() && p.len() <= 4 && p.iter().all(u8::is_ascii_digit))
-            .and_then(|p| std::str::from_utf8(p).ok()?.parse::<u32>().ok())
+            .and_then(|p| crate::parse::ascii_number(p, 4))
             .filter(|&n| n <= limit)
             .unwrap_or(0)
     };

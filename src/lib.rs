@@ -116,6 +116,7 @@ pub mod example;
 pub mod facets;
 pub mod finding;
 pub mod gate;
+pub(crate) mod hashing;
 pub mod identity;
 pub mod input;
 pub mod kind;

@@ -229,6 +229,15 @@ pub fn trim(value: &[u8]) -> &[u8] {
     &value[start..end]
 }
 
+/// The number written by `v`: one to `max_digits` ASCII digits (at most 9,
+/// so that it fits), nothing else; read without going through `str`.
+pub fn ascii_number(v: &[u8], max_digits: usize) -> Option<u32> {
+    if v.is_empty() || v.len() > max_digits.min(9) || !v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(v.iter().fold(0, |n, b| n * 10 + u32::from(b - b'0')))
+}
+
 /// How a game is played, by its `Variant` tag (SPEC "Variant names").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {

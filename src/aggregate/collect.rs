@@ -7,7 +7,7 @@
 //! aggregate also keeps beside it for merging: a merge of aggregates counts
 //! their facts again ([`Tally::packed`]), in the same way.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -27,6 +27,7 @@ use super::spool::IdsWriter;
 use crate::audit::Status;
 use crate::facets::{Facets, TimeClass};
 use crate::finding::Outcome;
+use crate::hashing::Table;
 use crate::kind::ByKind;
 use crate::laws::{ByEdition, Edition};
 use crate::pipeline::{GameRecord, InputOutcome, RunOutcome, Sink};
@@ -201,7 +202,7 @@ pub(super) struct Tally {
     year: BTreeMap<u16, Counts>,
     /// By band of mean rating ([`band_name`]).
     rating: BTreeMap<u16, Counts>,
-    time_rating: HashMap<(u8, u16), Counts>,
+    time_rating: Table<(u8, u16), Counts>,
     termination: Named,
     /// By event ([`event`]: `Event`, `Site`, year).
     event: Named,

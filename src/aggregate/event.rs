@@ -30,7 +30,12 @@ pub(crate) fn write_key(out: &mut Vec<u8>, event: &[u8], site: Option<&[u8]>, ye
     push(out, site_part(site.unwrap_or_default()));
     out.push(SEP);
     if let Some(y) = year {
-        out.extend_from_slice(format!("{y:04}").as_bytes());
+        // `{y:04}`, without a string a game
+        let digits = [y / 1000 % 10, y / 100 % 10, y / 10 % 10, y % 10];
+        if y >= 10_000 {
+            out.extend_from_slice((y / 10_000).to_string().as_bytes());
+        }
+        out.extend(digits.map(|d| b'0' + d as u8));
     }
 }
 

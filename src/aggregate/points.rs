@@ -6,17 +6,18 @@
 //! for events of at most [`EVENT_PLAYER_CAP`] players (a tournament, not
 //! "Rated Blitz game"); corrections always.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::fact::Fact;
 use super::model::{Correction, EventPoints, EVENT_PLAYER_CAP};
+use crate::hashing::Table;
 use crate::identity::write_player_key;
 
 /// The events' points while the run goes on.
 #[derive(Default)]
 pub(super) struct Points {
     /// By event ([`super::event`]: `Event`, `Site`, year), as written.
-    events: HashMap<Box<[u8]>, EventAcc>,
+    events: Table<Box<[u8]>, EventAcc>,
     /// White's and Black's keys, reused from game to game.
     keys: [Vec<u8>; 2],
 }
@@ -26,7 +27,7 @@ pub(super) struct Points {
 struct EventAcc {
     /// Player, by [`crate::identity::player_key`] → the name first written, the other
     /// spellings joined to it, `[games, recorded, laws]` (points in halves).
-    players: HashMap<Box<[u8]>, Player>,
+    players: Table<Box<[u8]>, Player>,
     /// Too many players: no standings.
     untracked: bool,
     corrections: Vec<Correction>,
@@ -48,12 +49,16 @@ impl Points {
             return;
         };
         let laws = halves(fact.laws).unwrap_or(recorded);
-        if !self.events.contains_key(event) {
-            self.events.insert(event.into(), EventAcc::default());
-        }
-        let acc = self.events.get_mut(event).expect("inserted");
+        let acc = match self.events.get_mut(event) {
+            Some(acc) => acc,
+            None => self.events.entry(event.into()).or_default(),
+        };
         if let Some(c) = &fact.correction {
             acc.corrections.push(c.clone());
+        }
+        if acc.untracked {
+            // no standings: the players' names need not be normalised
+            return;
         }
         let [w, b] = &mut self.keys;
         write_player_key(white, w);
@@ -100,7 +105,7 @@ impl EventAcc {
         for (side, (name, key)) in players.into_iter().enumerate() {
             if !self.players.contains_key(key) {
                 if self.players.len() >= EVENT_PLAYER_CAP {
-                    self.players = HashMap::new();
+                    self.players = Table::default();
                     self.untracked = true;
                     return;
                 }

@@ -17,9 +17,6 @@
 //! With `--duplicates exact`, a game's key is its content id alone (the
 //! same players, date, round, start position and moves, as written).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::audit::GameReport;
 use crate::identity::{dates_compatible, Identity, COMPARED_TAGS};
 
@@ -137,25 +134,7 @@ pub(super) fn differences(
     (matched_by.into(), differ, spelling)
 }
 
-/// Hashes a key that is itself a hash.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type Map<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+type Map<V> = crate::hashing::Table<u64, V>;
 
 /// No entry.
 const NONE: u32 = u32::MAX;

@@ -2,12 +2,13 @@
 //! missed claims by outcome and via, games by a tag's value, players'
 //! missed claims.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::AddAssign;
 
 use super::super::fact::Fact;
 use super::super::model::{Bucket, KindCounts, PlayerCounts};
 use crate::finding::{Outcome, Via};
+use crate::hashing::Table;
 use crate::kind::ByKind;
 
 /// Games judged in a bucket, and per kind the games with that finding.
@@ -89,7 +90,7 @@ impl Claims {
 /// Games counted by a tag's value (`Termination`, `Event`).
 #[derive(Default)]
 pub(super) struct Named {
-    by_value: HashMap<Box<[u8]>, Counts>,
+    by_value: Table<Box<[u8]>, Counts>,
     /// Games without the tag.
     none: Counts,
 }
@@ -126,7 +127,7 @@ impl Named {
 /// Players' missed claims.
 #[derive(Default)]
 pub(super) struct Players {
-    by_name: HashMap<Box<[u8]>, PlayerCounts>,
+    by_name: Table<Box<[u8]>, PlayerCounts>,
 }
 
 impl Players {

@@ -33,15 +33,14 @@
 mod blocked;
 mod enumerate;
 mod forced;
-mod table;
 mod witness;
 
 pub use blocked::blocked_proof;
 pub use forced::semi_static;
 
+use crate::hashing::Table;
 use enumerate::Key;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
-use table::Table;
 
 pub use crate::finding::Proof;
 

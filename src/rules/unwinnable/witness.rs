@@ -6,8 +6,8 @@ use std::collections::hash_map::Entry;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square};
 
-use super::table::Table;
 use super::Analyzer;
+use crate::hashing::Table;
 
 impl Analyzer {
     /// Helpmate search for a witness, with iterative deepening on a cost

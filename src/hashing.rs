@@ -1,21 +1,23 @@
-//! The hasher of the engine's tables. The witness search's table is keyed
-//! by Zobrist keys and the enumeration's by packed positions: neither needs
-//! SipHash's defence against chosen keys (nobody picks a position to slow
-//! the audit down by collisions more than its node budget allows), and
-//! hashing was a fifth of the search's instructions with it.
+//! The hasher of the crate's own tables: the unwinnable-flag engine's
+//! (Zobrist keys, packed positions), the duplicate finder's (hashes) and
+//! the statistics report's (events, players, tag values by their bytes).
+//! None needs SipHash's defence against chosen keys (nobody picks a
+//! position or a player's name to slow the audit down by collisions), and
+//! SipHash was a fifth of the engine's search and a tenth of the report's
+//! counting with it.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A `HashMap` with [`WordHasher`].
-pub(super) type Table<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+pub(crate) type Table<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// Mixes each 64-bit word in with a rotate, a xor and a multiply (the
 /// FxHash step), and finishes with a fold of the high half into the low,
 /// so that both the bucket (low bits) and the tag (high bits) depend on
 /// every word.
 #[derive(Default, Clone, Copy)]
-pub(super) struct WordHasher(u64);
+pub(crate) struct WordHasher(u64);
 
 const K: u64 = 0xf135_7aea_2e62_a9c5;
 
