@@ -3,9 +3,11 @@
 //! control, year, rating, termination and event, the distributions of
 //! missed claims and automatic draws, the players who missed claims, the
 //! points per event ([`super::points`]) and the first examples of each
-//! kind. Each judged game is counted from its [`Fact`], which the
-//! aggregate also keeps beside it for merging: a merge of aggregates counts
-//! their facts again ([`Tally::packed`]), in the same way.
+//! kind. Each judged game is counted from its [`Fact`] as it comes, and
+//! the fact is packed beside the aggregate for merging. Where games share
+//! a hash, so that one could repeat another, all are counted again at the
+//! end from their packed facts, knowing the repeats; a merge of aggregates
+//! counts their facts again ([`Tally::packed`]) in the same way.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -186,6 +188,9 @@ pub(super) struct Tally {
     pub(super) seen: Seen,
     /// Repeats count in the statistics too (`--duplicates all`).
     all: bool,
+    /// The games were counted as they came ([`Tally::game`]), each as a
+    /// first occurrence; not so in a merge.
+    live: bool,
     /// Per kind, the findings so far in the judged games of this run
     /// (those of a part, in a merge): the first [`EXAMPLE_CANDIDATES`]
     /// carry their example rows ([`Fact::of`]).
@@ -253,17 +258,28 @@ impl Tally {
         let fact = Fact::of(game, result, event, &mut self.candidates);
         let key = Key::of(r, result, self.seen.exact());
         self.seen.game(game.index, key, &fact);
+        // counted now as a first occurrence: most runs hold no game that
+        // could repeat another, and then the packed games are not read
+        // back ([`Tally::aggregate`])
+        self.live = true;
+        self.count(&fact, false);
         self.event_key = event_key;
     }
 
-    /// A judged game of the current input, of key `key` and fact `fact`.
+    /// A judged game of the current input, of key `key` and fact `fact`;
+    /// counted as it comes where `live` (as [`Tally::game`] counts), else
+    /// at the end.
     #[cfg(test)]
-    fn judged(&mut self, game: u64, key: Key, fact: &Fact<'_>) {
+    fn judged(&mut self, game: u64, key: Key, fact: &Fact<'_>, live: bool) {
         count_status(&mut self.games, Status::Analysed);
         let kept = self.candidate_rows(fact);
         let mut fact = fact.clone();
         fact.examples.retain(|(i, _)| kept.contains(i));
         self.seen.game(game, key, &fact);
+        if live {
+            self.live = true;
+            self.count(&fact, false);
+        }
     }
 
     /// A game as an aggregate packed it, counted again in a merge (the
@@ -402,10 +418,22 @@ impl Tally {
         run: Vec<RunPart>,
         games: Option<&Games>,
     ) -> io::Result<Aggregate> {
-        // the games are counted now, all of them packed: the duplicate
-        // finder looks them up knowing which share a hash
+        // the duplicate finder looks the games up knowing which share a
+        // hash; games counted as they came stand where none can repeat
+        // another (or where repeats count too), else all are counted
+        // again, knowing the repeats
         let mut seen = std::mem::take(&mut self.seen);
-        let counted = seen.count_all(|fact, repeat| self.count(fact, repeat));
+        let counted = match seen.mark_shared() {
+            Err(e) => Err(e),
+            Ok(false) if self.live => seen.close_unread(),
+            Ok(_) => {
+                let again = !(self.live && self.all);
+                if self.live && again {
+                    self.forget_counts();
+                }
+                seen.count_all(|fact, repeat| again && self.count(fact, repeat))
+            }
+        };
         self.seen = seen;
         counted?;
         let mut counted = self.games.clone();
@@ -448,6 +476,23 @@ impl Tally {
                 .collect(),
             duplicates: self.seen.duplicates(),
         })
+    }
+
+    /// Back to no game counted, to count them again (the games read, the
+    /// example candidates and the mode are kept).
+    fn forget_counts(&mut self) {
+        *self = Tally {
+            games: Games {
+                plies: 0,
+                flagged: 0,
+                ..self.games.clone()
+            },
+            all: self.all,
+            live: self.live,
+            candidates: self.candidates,
+            seen: std::mem::take(&mut self.seen),
+            ..Tally::default()
+        };
     }
 
     /// The kinds found, by name.

@@ -303,21 +303,53 @@ impl Seen {
         }
     }
 
-    /// Every game packed, looked up in input order and handed to `count`
-    /// with whether it repeats an earlier one; `count` says whether it
-    /// left it out of the statistics. The games stay in
-    /// [`Duplicates::ids`], or in the file beside the aggregate (which
-    /// then says `ids_beside`); a temporary file is removed.
+    /// Once every game is packed: marks those that share a hash with
+    /// another ([`super::shared`]); whether any does (if none, no game
+    /// repeats another).
+    pub(super) fn mark_shared(&mut self) -> io::Result<bool> {
+        self.end_input();
+        if let Some(e) = self.spool_error.take() {
+            self.spool = None;
+            return Err(e);
+        }
+        self.marks = std::mem::take(&mut self.shared).marks()?;
+        Ok(self.marks.any())
+    }
+
+    /// After [`Seen::mark_shared`] found no game that could repeat
+    /// another, and the games were counted as they came: the games packed
+    /// are not read back; they stay in [`Duplicates::ids`], or in the
+    /// file beside the aggregate (which then says `ids_beside`); a
+    /// temporary file is removed.
+    pub(super) fn close_unread(&mut self) -> io::Result<()> {
+        self.marks = Marks::default();
+        let Some(mut spool) = self.spool.take() else {
+            return Ok(());
+        };
+        match self.temporary.take() {
+            Some(t) => {
+                drop(spool);
+                // gone already on Unix ([`IdsWriter::create_temporary`])
+                let _ = std::fs::remove_file(t);
+            }
+            None => {
+                spool.finish()?;
+                self.dup.ids_beside = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// After [`Seen::mark_shared`]: every game packed, looked up in input
+    /// order and handed to `count` with whether it repeats an earlier one;
+    /// `count` says whether it left it out of the statistics. The games
+    /// stay in [`Duplicates::ids`], or in the file beside the aggregate
+    /// (which then says `ids_beside`); a temporary file is removed.
     pub(super) fn count_all(
         &mut self,
         mut count: impl FnMut(&Fact<'_>, bool) -> bool,
     ) -> io::Result<()> {
-        self.end_input();
         let spool = self.spool.take();
-        if let Some(e) = self.spool_error.take() {
-            return Err(e);
-        }
-        self.marks = std::mem::take(&mut self.shared).marks()?;
         self.files.clear();
         self.ordinal = 0;
         let mut one = |s: &mut Seen, g: &Unpacked<'_>| {
@@ -502,6 +534,7 @@ mod tests {
         s.game(300, rich, &fact);
         s.game(100_000, key(1, 2), &plain);
         let mut repeats = Vec::new();
+        assert!(s.mark_shared().unwrap(), "games 0 and 100000 share a mainline");
         s.count_all(|_, repeat| {
             repeats.push(repeat);
             repeat

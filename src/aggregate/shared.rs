@@ -70,6 +70,11 @@ impl Marks {
             .is_some_and(|w| w >> (ordinal % 64) & 1 != 0)
     }
 
+    /// Whether any game is marked.
+    pub(super) fn any(&self) -> bool {
+        self.bits.iter().any(|&w| w != 0)
+    }
+
     fn set(&mut self, ordinal: u64) {
         let word = (ordinal / 64) as usize;
         self.bits[word] |= 1 << (ordinal % 64);

@@ -66,17 +66,49 @@ const RESULTS_FOR_TEST: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
 type GameList = [(u64, u64, u8)];
 
 /// The aggregate of one run over `inputs` (file, games as
-/// (number, moves, result)), in `mode`.
+/// (number, moves, result)), in `mode`, counted at the end.
 fn run(mode: &str, inputs: &[(&str, &GameList)]) -> Aggregate {
+    run_counting(mode, inputs, false)
+}
+
+/// [`run`], counting the games as they come where `live`.
+fn run_counting(mode: &str, inputs: &[(&str, &GameList)], live: bool) -> Aggregate {
     let mut t = Tally::new(mode);
     for (file, games) in inputs {
         t.seen.begin_input(file);
         for &(n, moves, result) in *games {
             let (n, key, fact) = game(file, n, moves, result);
-            t.judged(n, key, &fact);
+            t.judged(n, key, &fact, live);
         }
     }
     t.aggregate(Vec::new(), None).unwrap()
+}
+
+#[test]
+fn games_counted_as_they_come_count_as_games_counted_at_the_end() {
+    // without a shared mainline the counts made as the games came stand;
+    // with one, they are made again knowing the repeats (left out in
+    // `once` and `exact`, counted in `all`)
+    let unique: &GameList = &[(0, 1, 1), (1, 2, 3), (2, 0, 1), (3, 4, 2), (4, 5, 0)];
+    let shared: &GameList = &[(0, 1, 1), (1, 2, 3), (2, 1, 2), (3, 4, 1), (4, 4, 1)];
+    let not_a_repeat: &GameList = &[(0, 0, 1), (1, 0, 2), (2, 3, 1)];
+    for mode in ["once", "all", "exact"] {
+        let across: &[(&str, &GameList)] = &[("a.pgn", unique), ("b.pgn", &unique[..2])];
+        for inputs in [
+            &[("a.pgn", unique)],
+            &[("a.pgn", shared)],
+            &[("a.pgn", not_a_repeat)],
+            across,
+        ] {
+            let live = run_counting(mode, inputs, true);
+            assert_eq!(live, run(mode, inputs), "{mode} {inputs:?}");
+        }
+        let live = run_counting(mode, &[("a.pgn", shared)], true);
+        let left_out = if mode == "all" { 0 } else { 2 };
+        assert_eq!(live.duplicates.left_out, left_out, "{mode}");
+        let counted: u64 = live.by["year"].values().map(|b| b.games).sum();
+        assert_eq!(counted, 5 - left_out, "{mode}");
+    }
 }
 
 #[test]
@@ -138,7 +170,7 @@ fn games_spooled_to_a_file_count_as_games_held_in_memory() {
             t.seen.begin_input(file);
             for &(n, moves, result) in games {
                 let (n, key, fact) = game(file, n, moves, result);
-                t.judged(n, key, &fact);
+                t.judged(n, key, &fact, false);
             }
         }
         let mut spooled = t.aggregate(Vec::new(), None).unwrap();
