@@ -91,17 +91,26 @@ impl NameKey {
 /// chess.com's `MagnusCarlsen` is `carlsen`, `magnus`. Empty for a name
 /// that names nobody (`?`, `NN`).
 pub fn normalise_name(raw: &[u8]) -> (String, String) {
-    let raw = crate::parse::trim(raw);
-    let (surname, given) = match Folded::ascii(raw) {
-        Some(f) => {
-            let (s, g) = f.parts();
-            (text(s), text(g))
-        }
-        None => split_name(&String::from_utf8_lossy(raw)),
-    };
-    match known_surname(surname.as_bytes()) {
-        Some(s) => (text(s), given),
+    with_parts(raw, |surname, given| match known_surname(surname) {
+        Some(s) => (text(s), text(given)),
         None => (String::new(), String::new()),
+    })
+}
+
+/// `f` of the surname and given names of `raw` (trimmed), folded, before
+/// the transliterations: on the stack where the name is ASCII
+/// ([`Folded`]), else by [`split_name`].
+fn with_parts<R>(raw: &[u8], f: impl FnOnce(&[u8], &[u8]) -> R) -> R {
+    let trimmed = crate::parse::trim(raw);
+    match Folded::ascii(trimmed) {
+        Some(folded) => {
+            let (s, g) = folded.parts();
+            f(s, g)
+        }
+        None => {
+            let (s, g) = split_name(&String::from_utf8_lossy(trimmed));
+            f(s.as_bytes(), g.as_bytes())
+        }
     }
 }
 
@@ -236,8 +245,7 @@ pub fn player_key(name: &[u8]) -> Box<[u8]> {
 /// keeps from game to game.
 pub fn write_player_key(name: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    let trimmed = crate::parse::trim(name);
-    let mut put = |surname: &[u8], given: &[u8]| match known_surname(surname) {
+    with_parts(name, |surname, given| match known_surname(surname) {
         Some(s) => {
             out.extend_from_slice(s);
             out.push(b',');
@@ -247,23 +255,12 @@ pub fn write_player_key(name: &[u8], out: &mut Vec<u8>) {
             out.push(b'=');
             out.extend_from_slice(name);
         }
-    };
-    match Folded::ascii(trimmed) {
-        Some(f) => {
-            let (s, g) = f.parts();
-            put(s, g);
-        }
-        None => {
-            let (s, g) = split_name(&String::from_utf8_lossy(trimmed));
-            put(s.as_bytes(), g.as_bytes());
-        }
-    }
+    });
 }
 
 /// The [`NameKey`] of a name as written.
 pub fn name_key(raw: &[u8]) -> NameKey {
-    let trimmed = crate::parse::trim(raw);
-    let key = |surname: &[u8], given: &[u8]| {
+    with_parts(raw, |surname, given| {
         let Some(s) = known_surname(surname) else {
             return NameKey::default();
         };
@@ -272,17 +269,7 @@ pub fn name_key(raw: &[u8]) -> NameKey {
             surname: (h as u32 ^ (h >> 32) as u32).max(1),
             initial: given.first().copied().unwrap_or(0),
         }
-    };
-    match Folded::ascii(trimmed) {
-        Some(f) => {
-            let (s, g) = f.parts();
-            key(s, g)
-        }
-        None => {
-            let (s, g) = split_name(&String::from_utf8_lossy(trimmed));
-            key(s.as_bytes(), g.as_bytes())
-        }
-    }
+    })
 }
 
 /// A name's letters and digits folded to lowercase ASCII, everything else

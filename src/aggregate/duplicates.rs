@@ -534,7 +534,10 @@ mod tests {
         s.game(300, rich, &fact);
         s.game(100_000, key(1, 2), &plain);
         let mut repeats = Vec::new();
-        assert!(s.mark_shared().unwrap(), "games 0 and 100000 share a mainline");
+        assert!(
+            s.mark_shared().unwrap(),
+            "games 0 and 100000 share a mainline"
+        );
         s.count_all(|_, repeat| {
             repeats.push(repeat);
             repeat
