@@ -119,7 +119,8 @@ impl Aggregator {
             && name != "-"
             && std::fs::metadata(name).is_ok_and(|m| m.is_file())
         {
-            let spool = IdsWriter::create(&super::ids_path(Path::new(name)))?;
+            let spool = IdsWriter::create(&super::ids_path(Path::new(name)))
+                .map_err(|e| beside(name, e))?;
             self.tally.seen.spool_to(spool);
         }
         Ok(())
@@ -169,6 +170,12 @@ impl Sink for Aggregator {
         self.result = Some(a);
         Ok(())
     }
+}
+
+/// An error writing the games for merging beside the aggregate `json`,
+/// which names it: the file beside it is not one the user named.
+pub(super) fn beside(json: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{json}: its games for merging, {e}"))
 }
 
 /// A temporary file of this process for games no one reads, under the

@@ -46,12 +46,12 @@ impl AggregateMerge {
     /// games are read while the merge goes on).
     pub fn spooled_beside(mut self, json: &str, inputs: &[String]) -> io::Result<AggregateMerge> {
         let regular = json != "-" && std::fs::metadata(json).is_ok_and(|m| m.is_file());
-        let same = |p: &String| {
-            let canonical = |p: &str| std::fs::canonicalize(p).ok();
-            canonical(p).is_some() && canonical(p) == canonical(json)
-        };
+        // the output is one of the inputs: its games are being read
+        let out = std::fs::canonicalize(json).ok();
+        let same = |p: &String| out.is_some() && std::fs::canonicalize(p).ok() == out;
         if regular && !inputs.iter().any(same) {
-            let writer = IdsWriter::create(&super::ids_path(Path::new(json)))?;
+            let writer = IdsWriter::create(&super::ids_path(Path::new(json)))
+                .map_err(|e| super::collect::beside(json, e))?;
             self.spool = Some((writer, None));
         }
         Ok(self)

@@ -118,6 +118,29 @@ fn unwritable_outputs_fail_before_the_first_game_is_read() {
     }
 }
 
+/// The games for merging beside an aggregate (`AGG.json.ids`) that could
+/// not be written were named by that path alone, which the user never
+/// gave: the error names the aggregate they belong to.
+#[test]
+fn games_for_merging_that_cannot_be_written_name_their_aggregate() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("agg.json");
+    // a directory where the file beside the aggregate goes
+    std::fs::create_dir(dir.path().join("agg.json.ids")).unwrap();
+    let json_s = json.to_str().unwrap();
+    let sample = util::root().join("data/lichess-2000.pgn");
+    let out = bin()
+        .args(["audit", "--quiet", "--report-json", json_s])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let named = format!("{json_s}: its games for merging, {json_s}.ids: ");
+    assert!(err.contains(&named), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// A write error (a full disk) said only "No space left on
 /// device", not which of the outputs could not be written.
 #[test]
