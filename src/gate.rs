@@ -128,9 +128,12 @@ impl fmt::Display for Condition {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = self.condition.what.words();
+        // the games `of` counts ([`Condition::figures`]): analysed and
+        // invalid ones are the games judged
         let against = match self.condition.what {
             Target::Kind(Kind::InvalidGame) => "read",
-            _ => "analysed",
+            Target::Kind(_) => "analysed",
+            Target::Any | Target::Severity(_) => "judged",
         };
         write!(
             f,
@@ -235,7 +238,7 @@ mod tests {
         assert_eq!(failures.len(), 2);
         assert_eq!(
             failures[0].to_string(),
-            "error>11: 12 games with an error of 190 analysed (6.32%)"
+            "error>11: 12 games with an error of 190 judged (6.32%)"
         );
         assert!(parse("warning>11").unwrap()[0].check(&s).is_some());
     }

@@ -682,7 +682,7 @@ fn the_pre_commit_hooks_args_replace_its_gate() {
     let (code, said) = pre_commit(repo.path(), home.path(), &["run"]);
     assert_eq!(code, 1, "{said}");
     assert!(
-        said.contains("--fail-on FAILED: any: 72 games with findings of 2,002 analysed"),
+        said.contains("--fail-on FAILED: any: 72 games with findings of 2,002 judged"),
         "{said}"
     );
 }
