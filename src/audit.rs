@@ -305,6 +305,31 @@ impl Auditor {
         laws: Laws,
         reader: &mut MovetextReader<'a>,
     ) -> GameReport {
+        self.audit_read(game, laws, |mainline| reader.read(game.movetext, mainline))
+    }
+
+    /// Audits one game whose movetext was read into `mainline` already
+    /// (the live view reads each version once, and audits it twice).
+    pub(crate) fn audit_parsed(
+        &mut self,
+        game: &RawGame<'_>,
+        laws: Laws,
+        mainline: &mut Mainline,
+    ) -> GameReport {
+        std::mem::swap(&mut self.mainline, mainline);
+        let report = self.audit_read(game, laws, |_| {});
+        std::mem::swap(&mut self.mainline, mainline);
+        report
+    }
+
+    /// Audits one game, its movetext read into the auditor's mainline by
+    /// `read`.
+    fn audit_read(
+        &mut self,
+        game: &RawGame<'_>,
+        laws: Laws,
+        read: impl FnOnce(&mut Mainline),
+    ) -> GameReport {
         let day = game_day(game);
         let edition = laws.edition_on(day);
         let mut report = GameReport {
@@ -335,7 +360,7 @@ impl Auditor {
             report.status = Status::Skipped;
             return report;
         }
-        reader.read(game.movetext, &mut self.mainline);
+        read(&mut self.mainline);
         if is_no_game(game, &self.mainline) {
             report.status = Status::NotPgn;
             return report;

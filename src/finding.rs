@@ -183,8 +183,12 @@ pub struct Spot {
 impl Spot {
     /// `pos` as a spot, with no move.
     pub fn of(pos: &Chess) -> Spot {
+        // written straight into the string: `to_string` goes through the
+        // formatter a character at a time, several times slower
+        let mut fen = String::with_capacity(90);
+        Fen::from_position(pos, EnPassantMode::Legal).append_to_string(&mut fen);
         Spot {
-            fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+            fen,
             move_number: pos.fullmoves().get(),
             san: None,
         }

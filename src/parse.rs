@@ -37,17 +37,16 @@ impl Read for Feed<'_> {
 /// Reads the movetext of game after game with one pgn-reader.
 pub struct MovetextReader<'a> {
     next: &'a Cell<&'a [u8]>,
-    reader: Reader<Feed<'a>>,
+    /// Made when first needed: most movetexts are read by the scanner
+    /// alone, and a reader's buffer costs more than reading a short game.
+    reader: Option<Reader<Feed<'a>>>,
 }
 
 impl<'a> MovetextReader<'a> {
     /// A reader fed through `next`, where [`MovetextReader::read`] puts each
     /// movetext in turn.
     pub fn new(next: &'a Cell<&'a [u8]>) -> Self {
-        MovetextReader {
-            next,
-            reader: Reader::new(Feed { next }),
-        }
+        MovetextReader { next, reader: None }
     }
 
     /// Reads `movetext` into `line`, reusing its allocation: with the
@@ -72,13 +71,18 @@ impl<'a> MovetextReader<'a> {
         // pgn-reader ends a game at EOF, a blank line or a `[` line; the
         // splitter cuts movetext so that only EOF ends it, leaving the
         // reader empty. Should anything be left over, start afresh.
-        if !self.reader.buffer().is_empty() || !self.next.get().is_empty() {
+        let left = self.reader.as_ref().is_some_and(|r| !r.buffer().is_empty());
+        if left || !self.next.get().is_empty() {
             self.next.set(&[]);
-            self.reader = Reader::new(Feed { next: self.next });
+            self.reader = None;
         }
+        let next = self.next;
+        let reader = self
+            .reader
+            .get_or_insert_with(|| Reader::new(Feed { next }));
         self.next.set(movetext);
         let mut collector = Collector { line };
-        if self.reader.read_game(&mut collector).is_err() {
+        if reader.read_game(&mut collector).is_err() {
             line.truncated = true;
         }
     }

@@ -2,7 +2,7 @@
 //! terminal, a JSON Lines file and a live page. Files are read again when
 //! the operating system says they changed (`notify`), or when polled.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -210,7 +210,7 @@ fn read_stdin(tx: Sender<Wake>) {
 /// together: a board replaced by a rename is several notices, the boards
 /// of a round change within moments of each other, and each file changed
 /// is then read once. An event waits this long at most for it.
-const GATHER: Duration = Duration::from_millis(100);
+const GATHER: Duration = Duration::from_millis(250);
 
 /// The folders whose notices are asked for: each folder given, and each
 /// file's own folder (a file replaced by a rename is a new file).
@@ -394,7 +394,7 @@ struct Looks {
     /// Look at every file at the next turn.
     all: bool,
     /// The paths the notices named since the last look.
-    touched: BTreeSet<PathBuf>,
+    touched: HashSet<PathBuf>,
 }
 
 impl Looks {
@@ -410,7 +410,10 @@ impl Looks {
             self.touched.clear();
             self.files.scan()
         } else if !self.touched.is_empty() {
-            let touched = std::mem::take(&mut self.touched);
+            // in a fixed order; compared as bytes, cheaper than a path's
+            // own order, component by component
+            let mut touched: Vec<PathBuf> = self.touched.drain().collect();
+            touched.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
             self.files.scan_paths(touched.iter().map(PathBuf::as_path))
         } else {
             return Ok(false);
@@ -539,7 +542,7 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
         rescan,
         next: Instant::now(),
         all: true,
-        touched: BTreeSet::new(),
+        touched: HashSet::new(),
     };
     out.page(&watch)?;
     loop {

@@ -22,7 +22,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::event::{Clocks, Event, EventKind, SCHEMA_VERSION};
 use super::identity::GameKey;
-use crate::audit::{game_day, resolve, start_position, Auditor};
+use crate::audit::{game_day, resolve, start_position, Auditor, GameReport};
 use crate::finding::{side_name, Detail, Finding, Kind, Spot, Via};
 use crate::laws::{Edition, Laws};
 use crate::parse::{tag_text, trim, Mainline, MovetextMap, Variant};
@@ -68,13 +68,39 @@ pub struct Board {
 /// empty table reads the same counts and claims as one from P0. Valid for
 /// a version with the same start (its `FEN`, `SetUp` and `Variant` tags),
 /// the same edition of the Laws, and the same moves before it.
-#[derive(Debug, Clone)]
 pub(crate) struct Resume {
     start: [Option<Vec<u8>>; 3],
     edition: Edition,
     ply: u32,
     pos: Chess,
+    /// The replay at the version's last position, its table holding it: a
+    /// version that only adds moves (a live board's next one) takes up
+    /// there, and replays its new moves alone.
+    last: Option<Box<Last>>,
 }
+
+/// The replay's state at the last position of a version: P*ply*, pushed on
+/// the table.
+struct Last {
+    ply: u32,
+    pos: Chess,
+    repetition: Repetition,
+}
+
+/// Where a replay starts.
+enum Begin {
+    /// At P*ply* (P0, or the start of a run of reversible moves), with an
+    /// empty table.
+    Run(u32, Chess),
+    /// After the last position of the version before, whose moves are all
+    /// kept: its table as it was, and the start of its last run.
+    Last(Box<Last>, (u32, Chess)),
+}
+
+/// What a replay leaves for the next version: the start of the last run of
+/// reversible moves reached, and the state at the last position where
+/// every move was legal.
+type Ended = ((u32, Chess), Option<Box<Last>>);
 
 impl Resume {
     fn start_tags(game: &RawGame<'_>) -> [Option<Vec<u8>>; 3] {
@@ -86,18 +112,25 @@ impl Resume {
     /// `old`): P0 to P*c* are the same positions after the same moves,
     /// where the first *c* moves are the same and so is the start.
     fn take_up(
-        &self,
+        &mut self,
         game: &RawGame<'_>,
         edition: Edition,
         old: &[SanPlus],
         sans: &[SanPlus],
-    ) -> Option<(Option<(u32, Chess)>, u32)> {
+    ) -> Option<(Option<Begin>, u32)> {
+        let last = self.last.take();
         if self.edition != edition || self.start != Resume::start_tags(game) {
             return None;
         }
         let c = old.iter().zip(sans).take_while(|(a, b)| a == b).count();
+        let added = c == old.len() && sans.len() > c;
         let c = u32::try_from(c).unwrap_or(u32::MAX);
-        let from = (self.ply <= c).then(|| (self.ply, self.pos.clone()));
+        let from = match last {
+            Some(last) if added && last.ply == c => {
+                Some(Begin::Last(last, (self.ply, self.pos.clone())))
+            }
+            _ => (self.ply <= c).then(|| Begin::Run(self.ply, self.pos.clone())),
+        };
         Some((from, c))
     }
 }
@@ -118,7 +151,7 @@ pub(crate) struct Judged {
 
 /// The version judged before, where there is one: its moves and where its
 /// replay can be taken up.
-pub(crate) type Before<'b> = Option<(&'b [SanPlus], &'b Resume)>;
+pub(crate) type Before<'b> = Option<(&'b [SanPlus], &'b mut Resume)>;
 
 /// The tags every event of a game carries.
 struct Tags {
@@ -161,8 +194,9 @@ struct Record<'m> {
     start_turn: Color,
     start_number: u32,
     sans: &'m [SanPlus],
-    /// The `[%clk]` after each move, where the movetext has one.
-    clocks: Vec<Option<String>>,
+    /// The `[%clk]` after each move, where the movetext has one: made text
+    /// only for the plies an event or the board shows.
+    clocks: Vec<Option<&'m [u8]>>,
 }
 
 impl Record<'_> {
@@ -187,22 +221,31 @@ impl Record<'_> {
     fn clocks(&self, ply: u32) -> Clocks {
         let mut c = Clocks::default();
         let white_first = self.start_turn.is_white();
-        for (k, clk) in self.clocks.iter().enumerate().take(ply as usize) {
-            if let Some(clk) = clk {
-                if k.is_multiple_of(2) == white_first {
-                    c.white = Some(clk.clone());
-                } else {
-                    c.black = Some(clk.clone());
-                }
+        let upto = (ply as usize).min(self.clocks.len());
+        // from the last move back, until each side's is found
+        for (k, clk) in self.clocks[..upto].iter().enumerate().rev() {
+            let Some(clk) = *clk else {
+                continue;
+            };
+            let side = if k.is_multiple_of(2) == white_first {
+                &mut c.white
+            } else {
+                &mut c.black
+            };
+            if side.is_none() {
+                *side = Some(String::from_utf8_lossy(clk).into_owned());
+            }
+            if c.white.is_some() && c.black.is_some() {
+                break;
             }
         }
         c
     }
 }
 
-/// The `[%clk ...]` comment after each mainline move, where the movetext's
-/// moves can be placed (see [`MovetextMap`]).
-fn clock_comments(movetext: &[u8], moves: usize) -> Vec<Option<String>> {
+/// The value of the `[%clk ...]` comment after each mainline move, where
+/// the movetext's moves can be placed (see [`MovetextMap`]).
+fn clock_comments(movetext: &[u8], moves: usize) -> Vec<Option<&[u8]>> {
     if memchr::memmem::find(movetext, b"[%clk").is_none() {
         return vec![None; moves];
     }
@@ -218,7 +261,7 @@ fn clock_comments(movetext: &[u8], moves: usize) -> Vec<Option<String>> {
             let span = &movetext[from..to.max(from)];
             let at = memchr::memmem::find(span, b"[%clk")? + 5;
             let close = memchr::memchr(b']', &span[at..])?;
-            let value = String::from_utf8_lossy(trim(&span[at..at + close])).into_owned();
+            let value = trim(&span[at..at + close]);
             (!value.is_empty()).then_some(value)
         })
         .collect()
@@ -240,7 +283,7 @@ pub(crate) fn judge(
     auditor: &mut Auditor,
     laws: Laws,
     game: &RawGame<'_>,
-    mainline: &Mainline,
+    mainline: &mut Mainline,
     key: &GameKey,
     source: &str,
     before: Before<'_>,
@@ -276,6 +319,15 @@ pub(crate) fn judge(
             };
         }
     };
+    // The audit's judgements, from the moves already read: where the game
+    // ended by the Laws (its result left open), and once a result is
+    // written, the game as it is.
+    let written = ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str());
+    let mut open = game.clone();
+    open.tags.retain(|(name, _)| *name != b"Result");
+    open.tags.push((&b"Result"[..], &b"*"[..]));
+    let ended = auditor.audit_parsed(&open, laws, mainline);
+    let judged = written.then(|| auditor.audit_parsed(game, laws, mainline));
     let maker = Maker {
         tags: &tags,
         record: Record {
@@ -290,13 +342,14 @@ pub(crate) fn judge(
         .and_then(|(old, r)| r.take_up(game, edition, old, &mainline.sans))
         .map_or((None, None), |(from, c)| (from, Some(c)));
     let fresh = known.map_or(0, |c| c.saturating_add(1));
-    let (mut events, bad_move, (ply, pos)) =
-        maker.replay(from.unwrap_or((0, p0)), fresh, edition, &mut board);
+    let from = from.unwrap_or(Begin::Run(0, p0));
+    let (mut events, bad_move, ((ply, pos), last)) = maker.replay(from, fresh, edition, &mut board);
     let resume = Some(Resume {
         start: Resume::start_tags(game),
         edition,
         ply,
         pos,
+        last,
     });
     let mut problem_line = None;
     if let Some(f) = &bad_move {
@@ -309,10 +362,9 @@ pub(crate) fn judge(
             problem_line = problem(format!("{what}; judged up to the move before"));
         }
     }
-    events.extend(maker.ended(auditor, game, laws, &mut board));
+    events.extend(maker.ended(&ended, &mut board));
     // Once a result is written: the findings that judge it.
-    if ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()) {
-        let report = auditor.audit(game, laws);
+    if let Some(report) = judged {
         for f in &report.findings {
             if let Some(kind) = EventKind::of_result_finding(f.kind) {
                 let e = maker.event(kind, f.ply, f.side, &f.at);
@@ -376,24 +428,38 @@ impl Maker<'_, '_> {
         }
     }
 
-    /// The replay: the rule hooks, position by position from P*ply* (`from`:
-    /// P0, or the start of a run of reversible moves). The claims and
-    /// near_* events from P*fresh* on (those before are known), the board
-    /// after the last legal move, the first illegal move if there is one,
-    /// and the start of the last run of reversible moves reached.
+    /// The replay: the rule hooks, position by position from `from` (P0,
+    /// the start of a run of reversible moves, or the last position of the
+    /// version before). The claims and near_* events from P*fresh* on
+    /// (those before are known), the board after the last legal move, the
+    /// first illegal move if there is one, the start of the last run of
+    /// reversible moves reached and, where every move was legal, the state
+    /// at the last position.
     fn replay(
         &self,
-        from: (u32, Chess),
+        from: Begin,
         fresh: u32,
         edition: Edition,
         board: &mut Board,
-    ) -> (Vec<Event>, Option<Finding>, (u32, Chess)) {
+    ) -> (Vec<Event>, Option<Finding>, Ended) {
         let sans = self.record.sans;
         let mut events = Vec::new();
-        let mut repetition = Repetition::default();
-        repetition.start();
-        let (mut ply, mut pos) = from;
-        let mut run = (ply, pos.clone());
+        let (mut repetition, mut ply, mut pos, mut run, mut taken_up) = match from {
+            Begin::Run(ply, pos) => {
+                let mut repetition = Repetition::default();
+                repetition.start();
+                let run = (ply, pos.clone());
+                (repetition, ply, pos, run, false)
+            }
+            Begin::Last(last, run) => {
+                let Last {
+                    ply,
+                    pos,
+                    repetition,
+                } = *last;
+                (repetition, ply, pos, run, true)
+            }
+        };
         let mut bad_move = None;
         loop {
             let next = match resolve(&pos, sans.get(ply as usize), ply) {
@@ -403,22 +469,25 @@ impl Maker<'_, '_> {
                     break;
                 }
             };
-            let at = At::new(ply, &pos, next, edition);
-            let count = repetition.position(&at);
-            let clock = pos.halfmoves();
-            // a known position's events are not made again (a FEN and an
-            // event each); the last position's claims are the board's
-            if ply >= fresh || next.is_none() {
-                self.claims(&repetition, count, &at, ply >= fresh, board, &mut events);
+            // a position taken up was judged with the version before, and
+            // a move follows it now
+            if !std::mem::take(&mut taken_up) {
+                let at = At::new(ply, &pos, next, edition);
+                let count = repetition.position(&at);
+                // a known position's events are not made again (a FEN and
+                // an event each); the last position's claims are the board's
+                if ply >= fresh || next.is_none() {
+                    self.claims(&repetition, count, &at, ply >= fresh, board, &mut events);
+                }
+                if ply >= fresh {
+                    self.near(count, &pos, ply, &mut events);
+                }
+                if next.is_none() {
+                    board.repetitions = count;
+                    board.halfmoves = pos.halfmoves();
+                }
             }
-            if ply >= fresh {
-                self.near(count, &pos, ply, &mut events);
-            }
-            let Some(m) = next else {
-                board.repetitions = count;
-                board.halfmoves = clock;
-                break;
-            };
+            let Some(m) = next else { break };
             repetition.play(&mut pos, m);
             ply += 1;
             if repetition.table().is_empty() {
@@ -429,7 +498,14 @@ impl Maker<'_, '_> {
         board.last_move = self.record.last_move(ply);
         board.fen = Spot::of(&pos).fen;
         board.clock = self.record.clocks(ply);
-        (events, bad_move, run)
+        let last = bad_move.is_none().then(|| {
+            Box::new(Last {
+                ply,
+                pos,
+                repetition,
+            })
+        });
+        (events, bad_move, (run, last))
     }
 
     /// The claims the player to move in `at` may make: on the board where
@@ -492,19 +568,9 @@ impl Maker<'_, '_> {
         }
     }
 
-    /// The audit of the game with its result left open (`*`): where it
-    /// ended by the Laws, as game_over events.
-    fn ended(
-        &self,
-        auditor: &mut Auditor,
-        game: &RawGame<'_>,
-        laws: Laws,
-        board: &mut Board,
-    ) -> Vec<Event> {
-        let mut open = game.clone();
-        open.tags.retain(|(name, _)| *name != b"Result");
-        open.tags.push((&b"Result"[..], &b"*"[..]));
-        let report = auditor.audit(&open, laws);
+    /// The audit of the game with its result left open (`*`, `report`):
+    /// where it ended by the Laws, as game_over events.
+    fn ended(&self, report: &GameReport, board: &mut Board) -> Vec<Event> {
         let mut events = Vec::new();
         for f in &report.findings {
             let (what, result, article) = match (f.kind, &f.detail) {

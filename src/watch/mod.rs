@@ -219,13 +219,13 @@ impl Watch {
         // version judged before, and reported then
         let before = self
             .games
-            .get(&key)
-            .and_then(|g| g.resume.as_ref().map(|r| (&g.sans[..], r)));
+            .get_mut(&key)
+            .and_then(|g| g.resume.as_mut().map(|r| (&g.sans[..], r)));
         let judged = judge::judge(
             &mut self.auditor,
             self.laws,
             raw,
-            &self.mainline,
+            &mut self.mainline,
             &key,
             source,
             before,

@@ -4,7 +4,7 @@
 //! that a file changed (by its size, time and inode, so that polling is
 //! cheap); it knows no chess.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -94,7 +94,7 @@ pub struct Files {
     /// Each root's canonical path, where it exists: notices name paths in
     /// their own way (`./a.pgn` for `a.pgn`).
     canonical: Vec<Option<PathBuf>>,
-    stamps: BTreeMap<PathBuf, Stamp>,
+    stamps: HashMap<PathBuf, Stamp>,
     /// Which roots were folders at the last scan.
     folders: BTreeMap<PathBuf, bool>,
     /// Paths already said to be unreadable.
@@ -108,7 +108,7 @@ impl Files {
         Files {
             canonical: roots.iter().map(|r| canonical(r)).collect(),
             roots,
-            stamps: BTreeMap::new(),
+            stamps: HashMap::new(),
             folders: BTreeMap::new(),
             unreadable: BTreeMap::new(),
         }
@@ -168,7 +168,7 @@ impl Files {
         let mut changes = Vec::new();
         self.canonical = self.roots.iter().map(|r| canonical(r)).collect();
         let files = self.listing(&mut changes);
-        let mut there = BTreeSet::new();
+        let mut there = HashSet::new();
         for path in files {
             if self.look(&path, &mut changes, false) {
                 there.insert(path);
@@ -176,12 +176,13 @@ impl Files {
         }
         // gone: read once and not there now (the listing's looks said so,
         // without a second look at every file)
-        let gone: Vec<PathBuf> = self
+        let mut gone: Vec<PathBuf> = self
             .stamps
             .keys()
             .filter(|p| !there.contains(*p))
             .cloned()
             .collect();
+        gone.sort();
         for path in gone {
             self.stamps.remove(&path);
             changes.push(Change::Gone(path));
