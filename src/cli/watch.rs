@@ -77,6 +77,10 @@ const RESCAN_WITH_NOTICES: Duration = Duration::from_secs(2);
 const POLL_DEFAULT: Duration = Duration::from_millis(500);
 /// How often Ctrl-C is looked for while waiting.
 const TICK: Duration = Duration::from_millis(100);
+/// How long a file's last game that is not whole (no result token, cut
+/// mid-move) waits unchanged before it is judged as it stands: a writer
+/// caught mid-write is done long before.
+const QUIET: Duration = Duration::from_secs(2);
 /// The live page's reload period, in seconds.
 const REFRESH: u32 = 2;
 
@@ -550,7 +554,22 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
             out.page(&watch)?;
             return Ok(Exit::Interrupted);
         }
-        if looks.look(&mut watch, &mut out)? {
+        let mut judged = looks.look(&mut watch, &mut out)?;
+        // a file's unfinished last game, once the file is quiet (--once:
+        // now): judged as it stands
+        let now = SystemTime::now();
+        let quiet = if args.once {
+            now
+        } else {
+            now.checked_sub(QUIET).unwrap_or(now)
+        };
+        let update = watch.settle(quiet, now);
+        if update.judged > 0 {
+            out.events(&update);
+            out.write()?;
+            judged = true;
+        }
+        if judged {
             out.page(&watch)?;
         }
         if !stream.open && (args.once || roots.is_empty()) {

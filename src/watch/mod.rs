@@ -94,6 +94,19 @@ pub struct Watch {
     mainline: Mainline,
     /// The events reported, newest last (the live page lists the latest).
     recent: Vec<Event>,
+    /// Each file's trailing game that is not whole yet, as last read.
+    waiting: HashMap<String, Waiting>,
+}
+
+/// A file's trailing game that is not whole (no result token yet, cut
+/// mid-move, a comment left open), and since when it has stood so.
+struct Waiting {
+    text: Vec<u8>,
+    /// Its place among the file's games.
+    index: usize,
+    since: SystemTime,
+    /// Judged as it stands ([`Watch::settle`]).
+    judged: bool,
 }
 
 /// How many events the live page lists.
@@ -110,16 +123,69 @@ impl Watch {
             said: HashSet::new(),
             mainline: Mainline::default(),
             recent: Vec::new(),
+            waiting: HashMap::new(),
         }
     }
 
     /// Reads the whole content of a file (named `source`) as it is now: its
     /// whole games are judged where they are new or changed, a trailing
-    /// game not yet finished waits for the next read.
+    /// game not yet finished waits for the next read (or for
+    /// [`Watch::settle`]).
     pub fn read(&mut self, source: &str, text: &[u8], seen: SystemTime) -> Update {
         let mut update = Update::default();
         let whole = whole_games(text, false);
         self.judge_all(source, &whole, seen, &mut update);
+        match &whole.waiting {
+            Some(w) => {
+                let index = whole.games.len();
+                let same = self
+                    .waiting
+                    .get(source)
+                    .is_some_and(|old| old.index == index && old.text == w.text);
+                if !same {
+                    let w = Waiting {
+                        text: w.text.to_vec(),
+                        index,
+                        since: seen,
+                        judged: false,
+                    };
+                    self.waiting.insert(source.to_string(), w);
+                }
+            }
+            None => {
+                self.waiting.remove(source);
+            }
+        }
+        update
+    }
+
+    /// Judges as they stand the files' trailing games that are not whole
+    /// and have stood unchanged since `quiet` or before: a board whose
+    /// writer puts no result token (not even `*`) while the game goes on,
+    /// or a file left half-written, is shown as it is rather than never.
+    /// `--once` settles every one at once, as the audit would read them.
+    pub fn settle(&mut self, quiet: SystemTime, seen: SystemTime) -> Update {
+        let mut update = Update::default();
+        let mut due: Vec<String> = self
+            .waiting
+            .iter()
+            .filter(|(_, w)| !w.judged && w.since <= quiet)
+            .map(|(source, _)| source.clone())
+            .collect();
+        due.sort_unstable();
+        let seen = rfc3339(seen);
+        for source in due {
+            let Some(mut w) = self.waiting.remove(&source) else {
+                continue;
+            };
+            let whole = whole_games(&w.text, true);
+            if let Some(game) = whole.games.first() {
+                self.judge_one(&source, w.index, game, &seen, &mut update);
+            }
+            drop(whole);
+            w.judged = true;
+            self.waiting.insert(source, w);
+        }
         update
     }
 
@@ -145,6 +211,7 @@ impl Watch {
 
     /// A file was deleted: its games stay as last seen.
     pub fn gone(&mut self, source: &str) -> String {
+        self.waiting.remove(source);
         let games = self.games.values().filter(|g| g.source == source).count();
         format!(
             "{source}: deleted; its {} stay as last seen",
@@ -328,6 +395,46 @@ mod tests {
         assert_eq!(read(&mut w, "games.pgn", v1), []);
         assert_eq!(w.boards().next().unwrap().ply, 8);
         assert_eq!(w.boards().count(), 1);
+    }
+
+    /// A board whose writer puts no result token while the game goes on,
+    /// then stops writing: its game waited for ever, never judged nor
+    /// shown. It is judged as it stands once its file has stood unchanged,
+    /// once, and again when the file changes.
+    #[test]
+    fn a_trailing_game_without_a_result_waited_for_ever() {
+        let mut w = Watch::new(Laws::Auto, DeadMode::Quick, SiteMode::Auto);
+        let text = |moves: &str| format!("[White \"A\"]\n[Black \"B\"]\n\n{moves}\n");
+        let t0 = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        let later = |s| t0 + std::time::Duration::from_secs(s);
+        let moves = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+        let up = w.read("b.pgn", text(moves).as_bytes(), t0);
+        assert_eq!((up.judged, w.boards().count()), (0, 0));
+        // the same text read again: it has stood since t0
+        w.read("b.pgn", text(moves).as_bytes(), later(1));
+        assert_eq!(
+            w.settle(t0 - std::time::Duration::from_secs(1), later(2))
+                .judged,
+            0
+        );
+        let up = w.settle(t0, later(2));
+        assert_eq!(up.judged, 1);
+        assert!(up
+            .events
+            .iter()
+            .any(|e| e.event.name() == "claim_available" && e.ply == 8));
+        let board = w.boards().next().unwrap();
+        assert_eq!((board.ply, board.result.as_str()), (8, "*"));
+        assert_eq!(w.settle(later(3), later(3)).judged, 0);
+        // the next move, still without a result token: judged once quiet
+        w.read(
+            "b.pgn",
+            text(&format!("{moves} 5. Nf3")).as_bytes(),
+            later(4),
+        );
+        assert_eq!(w.settle(later(3), later(5)).judged, 0);
+        assert_eq!(w.settle(later(4), later(5)).judged, 1);
+        assert_eq!(w.boards().next().unwrap().ply, 9);
     }
 
     /// A draw scored after a checkmate: the board names the wrong result.

@@ -768,6 +768,56 @@ fn an_illegal_move_is_named_and_the_watch_goes_on() {
     );
 }
 
+/// A file whose last game has no result token (its writer puts none, not
+/// even `*`, while the game goes on) was never judged: `--once` said
+/// nothing and the live watch waited for ever. `--once` judges it as it
+/// stands; the live watch once the file has stood unchanged.
+#[test]
+fn a_trailing_game_without_a_result_waited_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("board.pgn");
+    let moves = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+    std::fs::write(&board, format!("[White \"A\"]\n[Black \"B\"]\n\n{moves}\n")).unwrap();
+    let claimed = |events: &[Value]| {
+        events
+            .iter()
+            .any(|e| e["event"] == "claim_available" && e["ply"] == 8)
+    };
+    let once = dir.path().join("once.jsonl");
+    let out = bin()
+        .args(["watch", "--once", "--jsonl"])
+        .arg(&once)
+        .arg(&board)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let events = read_events(&once);
+    assert!(claimed(&events), "--once: {events:#?}");
+
+    let live = dir.path().join("live.jsonl");
+    let mut child = bin()
+        .args(["watch", "--poll", "50", "--quiet", "--jsonl"])
+        .arg(&live)
+        .arg(&board)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !claimed(&read_events(&live)) && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    util::interrupt(child.id());
+    let status = util::wait_within(&mut child, Duration::from_secs(10), "watch after Ctrl-C");
+    let stderr = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let events = read_events(&live);
+    assert!(claimed(&events), "live: {events:#?}");
+    // each event once, as with --once
+    assert_eq!(events.len(), read_events(&once).len(), "{events:#?}");
+}
+
 /// Every event line validates against docs/watch-event.schema.json.
 #[test]
 fn events_validate_against_their_schema() {
