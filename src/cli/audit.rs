@@ -18,14 +18,12 @@ use pgn_arbiter::report::pgn_export::PgnExport;
 use pgn_arbiter::report::sarif::SarifSink;
 use pgn_arbiter::report::{human, summary::RunSummary};
 use pgn_arbiter::text::terminal_safe;
-use pgn_arbiter::{Audit, DeadMode, Error, Laws, SiteMode, TagSet};
+use pgn_arbiter::{Audit, Error, TagSet};
 
 use super::interrupt::on_interrupt;
 use super::progress::Bar;
 use super::warnings::{Warnings, MAX_WARNINGS};
-use super::{
-    dead_modes, json_error, laws_values, open_output, open_raw, site_modes, write_html, Exit, Named,
-};
+use super::{json_error, open_output, open_raw, write_html, Exit, Judging, Named};
 
 /// `audit`: what to read, what to write, how to judge.
 #[derive(clap::Args, Debug)]
@@ -49,17 +47,8 @@ pub struct AuditArgs {
     /// Worker threads (default: all cores; at most 4 x the cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
-    /// Laws edition: by each game's Date tag (auto) or one for all.
-    #[arg(long, default_value = "auto", value_parser = laws_values())]
-    pub laws: Laws,
-    /// Dead positions and unwinnable losses on time: insufficient material
-    /// only, or proven by the engine with a small (quick) or large budget.
-    #[arg(long, default_value = "quick", value_parser = dead_modes())]
-    pub dead: DeadMode,
-    /// Also judge online games by their site's own rules (site_rule
-    /// findings): by each game's Site tag (auto), none, or one site for all.
-    #[arg(long, default_value = "auto", value_parser = site_modes())]
-    pub site: SiteMode,
+    #[command(flatten)]
+    pub judging: Judging,
     /// Exit with 1 when a condition holds: a comma-separated list of `any`,
     /// KIND, `error`, `warning` (a finding of that severity or worse), each
     /// alone, as X>N (more than N games) or X>P% (more than P percent of the
@@ -299,10 +288,11 @@ impl Outputs {
                 Some(p) => Some(open_output("--report-json", p)?),
                 None => None,
             };
-            let mut aggregator = Aggregator::new(json, args.laws.name(), args.dead.name())
-                .with_output_name(args.report_json.as_deref().unwrap_or("-"))
-                .with_duplicate_mode(&args.duplicates)
-                .map_err(std::io::Error::other)?;
+            let mut aggregator =
+                Aggregator::new(json, args.judging.laws.name(), args.judging.dead.name())
+                    .with_output_name(args.report_json.as_deref().unwrap_or("-"))
+                    .with_duplicate_mode(&args.duplicates)
+                    .map_err(std::io::Error::other)?;
             if args.report_json.is_none() {
                 // the HTML alone: the games for merging are read by no one
                 aggregator = aggregator.with_ids_unread();
@@ -380,9 +370,9 @@ pub fn run(args: &AuditArgs) -> Result<Exit, Error> {
     let tags = args.tags.as_deref().map(TagSet::parse).unwrap_or_default();
     let audit = Audit::new()
         .interrupt(interrupt)
-        .laws(args.laws)
-        .dead(args.dead)
-        .site(args.site)
+        .laws(args.judging.laws)
+        .dead(args.judging.dead)
+        .site(args.judging.site)
         .threads(args.threads.unwrap_or(0))
         .tags(tags.clone())
         .facets(args.report_json.is_some() || args.html.is_some())
@@ -465,7 +455,7 @@ fn finish(
         exit = Exit::Interrupted;
     }
     if let Some(mut out) = summary {
-        let mut summary = RunSummary::new(run, args.laws.name().to_string(), &failures);
+        let mut summary = RunSummary::new(run, args.judging.laws.name().to_string(), &failures);
         summary.part = part;
         serde_json::to_writer_pretty(&mut out, &summary).map_err(json_error)?;
         out.write_all(b"\n")?;

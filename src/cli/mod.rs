@@ -209,6 +209,22 @@ fn audit_alone(args: impl Iterator<Item = std::ffi::OsString>) -> Option<Cli> {
     })
 }
 
+/// How games are judged, the same for `audit` and `watch`.
+#[derive(clap::Args, Debug)]
+pub struct Judging {
+    /// Laws edition: by each game's Date tag (auto) or one for all.
+    #[arg(long, default_value = "auto", value_parser = laws_values())]
+    pub laws: Laws,
+    /// Dead positions and unwinnable losses on time: insufficient material
+    /// only, or proven by the engine with a small (quick) or large budget.
+    #[arg(long, default_value = "quick", value_parser = dead_modes())]
+    pub dead: DeadMode,
+    /// Also judge online games by their site's own rules (site_rule): by
+    /// each game's Site tag (auto), none, or one site for all.
+    #[arg(long, default_value = "auto", value_parser = site_modes())]
+    pub site: SiteMode,
+}
+
 /// `--dead`'s values, read by the library's `FromStr`, with their help.
 fn dead_modes() -> impl TypedValueParser<Value = DeadMode> {
     PossibleValuesParser::new(DeadMode::ALL.map(|m| PossibleValue::new(m.name()).help(m.help())))

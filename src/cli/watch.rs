@@ -13,10 +13,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use pgn_arbiter::text::terminal_safe;
 use pgn_arbiter::watch::{render_html, rfc3339, Change, Files, Update, Watch};
-use pgn_arbiter::{DeadMode, Error, Laws, SiteMode};
+use pgn_arbiter::Error;
 
 use super::interrupt::on_interrupt;
-use super::{dead_modes, laws_values, site_modes, Exit, Named};
+use super::{Exit, Judging, Named};
 
 /// `watch`: what to follow, what to write, how to judge.
 #[derive(clap::Args, Debug)]
@@ -47,17 +47,8 @@ pub struct WatchArgs {
     /// No line per event on stdout.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Laws edition: by each game's Date tag (auto) or one for all.
-    #[arg(long, default_value = "auto", value_parser = laws_values())]
-    pub laws: Laws,
-    /// Dead positions and unwinnable losses on time: insufficient material
-    /// only, or proven by the engine with a small (quick) or large budget.
-    #[arg(long, default_value = "quick", value_parser = dead_modes())]
-    pub dead: DeadMode,
-    /// Also judge online games by their site's own rules: by each game's
-    /// Site tag (auto), none, or one site for all.
-    #[arg(long, default_value = "auto", value_parser = site_modes())]
-    pub site: SiteMode,
+    #[command(flatten)]
+    pub judging: Judging,
 }
 
 /// What wakes the loop.
@@ -525,7 +516,7 @@ fn how_to_look(
 pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
     let interrupt = on_interrupt();
     let mut out = Outputs::open(args)?;
-    let mut watch = Watch::new(args.laws, args.dead, args.site);
+    let mut watch = Watch::new(args.judging.laws, args.judging.dead, args.judging.site);
     let roots: Vec<PathBuf> = args
         .paths
         .iter()
