@@ -52,12 +52,14 @@ pub struct AuditArgs {
     /// Exit with 1 when a condition holds: a comma-separated list of `any`,
     /// KIND, `error`, `warning` (a finding of that severity or worse), each
     /// alone, as X>N (more than N games) or X>P% (more than P percent of the
-    /// games analysed; invalid_game: of the games read).
+    /// games analysed; any, error, warning: of the games judged, analysed or
+    /// invalid; invalid_game: of the games read).
     #[arg(long, value_name = "LIST", long_help = with_kinds(
         "Exit with 1 when a condition holds: a comma-separated list of `any`, KIND, `error` or \
          `warning` (a finding of that severity or a more serious one, docs/CI.md), each alone, \
          as X>N (more than N games with one) or X>P% (more than P percent of the games \
-         analysed; invalid_game: of the games read)"
+         analysed; `any`, `error`, `warning`: of the games judged, analysed or invalid; \
+         invalid_game: of the games read)"
     ))]
     pub fail_on: Option<String>,
     /// Tags each finding carries besides White, Black, Date, Result, Site,
