@@ -114,7 +114,7 @@ impl AggregateMerge {
     }
 
     /// The merged aggregate; an error where the temporary files of the
-    /// duplicate finder could not be written ([`super::shared`]).
+    /// duplicate finder could not be written (`aggregate::shared`).
     pub fn finish(mut self) -> Result<Aggregate, String> {
         self.tally("once");
         let mut tally = self.tally.expect("made");

@@ -24,7 +24,7 @@ use crate::identity::{dates_compatible, Identity, COMPARED_TAGS};
 /// beyond is not looked for, and counted in
 /// [`super::Duplicates::untracked`]. Only the games that share a mainline
 /// or a site id with another game go into the table
-/// ([`super::shared`]), so the cap bounds the memory that copies take
+/// (`aggregate::shared`), so the cap bounds the memory that copies take
 /// (an entry and its two indexes, 100 to 200 bytes), not the games a run
 /// may hold: a month of unique games keeps none.
 pub const ID_CAP: usize = 20_000_000;
