@@ -576,6 +576,32 @@ fn wait_for(jsonl: &Path, want: &BTreeMap<String, Expected>) {
     }
 }
 
+/// `pgn-arbiter watch ARGS` running live: no stdin, stdout dropped,
+/// stderr kept for [`stop_watch`].
+fn live_watch<I, S>(args: I) -> Child
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    bin()
+        .arg("watch")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Ctrl-C to a [`live_watch`]: it ends with 130; its stderr.
+fn stop_watch(child: &mut Child) -> String {
+    util::interrupt(child.id());
+    let status = util::wait_within(child, Duration::from_secs(10), "watch after Ctrl-C");
+    let stderr = stderr_of(child);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    stderr
+}
+
 fn stderr_of(child: &mut Child) -> String {
     let mut s = String::new();
     child.stderr.take().unwrap().read_to_string(&mut s).unwrap();
@@ -609,18 +635,17 @@ fn a_live_round_gets_exactly_the_events_the_audit_implies() {
     let finished = dir.path().join("finished.pgn");
     let jsonl = dir.path().join("events.jsonl");
     let page = dir.path().join("live.html");
-    let mut child = bin()
-        .args(["watch", "--poll", "40", "--quiet", "--jsonl"])
-        .arg(&jsonl)
-        .arg("--html")
-        .arg(&page)
-        .arg(&round)
-        .arg(&finished)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = live_watch([
+        "--poll".as_ref(),
+        "40".as_ref(),
+        "--quiet".as_ref(),
+        "--jsonl".as_ref(),
+        jsonl.as_os_str(),
+        "--html".as_ref(),
+        page.as_os_str(),
+        round.as_os_str(),
+        finished.as_os_str(),
+    ]);
     let pause = Duration::from_millis(60);
     let (b, a) = (boards.to_vec(), appended.to_vec());
     let (r, f) = (round.clone(), finished.clone());
@@ -630,10 +655,7 @@ fn a_live_round_gets_exactly_the_events_the_audit_implies() {
     app.join().unwrap();
     let want = expected(&games);
     wait_for(&jsonl, &want);
-    util::interrupt(child.id());
-    let status = util::wait_within(&mut child, Duration::from_secs(10), "watch after Ctrl-C");
-    let stderr = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let stderr = stop_watch(&mut child);
     let events = read_events(&jsonl);
     assert_none(problems(&events, &want, false), "live");
     // what the bundled samples and the hand-made games hold at least
@@ -795,23 +817,19 @@ fn a_trailing_game_without_a_result_waited_for_ever() {
     assert!(claimed(&events), "--once: {events:#?}");
 
     let live = dir.path().join("live.jsonl");
-    let mut child = bin()
-        .args(["watch", "--poll", "50", "--quiet", "--jsonl"])
-        .arg(&live)
-        .arg(&board)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = live_watch([
+        "--poll".as_ref(),
+        "50".as_ref(),
+        "--quiet".as_ref(),
+        "--jsonl".as_ref(),
+        live.as_os_str(),
+        board.as_os_str(),
+    ]);
     let start = Instant::now();
     while !claimed(&read_events(&live)) && start.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(50));
     }
-    util::interrupt(child.id());
-    let status = util::wait_within(&mut child, Duration::from_secs(10), "watch after Ctrl-C");
-    let stderr = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    stop_watch(&mut child);
     let events = read_events(&live);
     assert!(claimed(&events), "live: {events:#?}");
     // each event once, as with --once
@@ -950,15 +968,12 @@ fn change_notices_wake_the_watch() {
     hand_made(&mut games);
     let dir = tempfile::tempdir().unwrap();
     let jsonl = dir.path().join("e.jsonl");
-    let mut child = bin()
-        .args(["watch", "--quiet", "--jsonl"])
-        .arg(&jsonl)
-        .arg(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = live_watch([
+        "--quiet".as_ref(),
+        "--jsonl".as_ref(),
+        jsonl.as_os_str(),
+        dir.path().as_os_str(),
+    ]);
     // the watch is ready once its (empty) page of events exists: the JSONL
     let start = Instant::now();
     while !jsonl.exists() && start.elapsed() < Duration::from_secs(20) {
@@ -983,10 +998,7 @@ fn change_notices_wake_the_watch() {
     }
     let want = expected(&games);
     wait_for(&jsonl, &want);
-    util::interrupt(child.id());
-    let status = util::wait_within(&mut child, Duration::from_secs(10), "watch after Ctrl-C");
-    let stderr = stderr_of(&mut child);
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let stderr = stop_watch(&mut child);
     assert!(
         !stderr.contains("polling"),
         "notices were not used: {stderr}"
