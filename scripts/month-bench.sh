@@ -4,10 +4,12 @@
 #
 #   scripts/month-bench.sh N          # e.g. 1000000, 10000000, 100000000
 #
-# Three runs, each timed by /usr/bin/time -v:
+# Four runs, each timed by /usr/bin/time -v:
 #   (a) generator | audit --quiet --jsonl /dev/null -
 #   (b) the same with --report-json FILE --html FILE (the statistics report)
 #   (c) the generator alone into /dev/null (its cost, to be small beside (a))
+#   (d) report FILE --html FILE on (b)'s aggregate: its games read back from
+#       beside it and counted again, as a merge of parts counts them
 # In (a) and (b) the audit is timed (wall, user + sys, peak RSS), not the
 # generator, whose CPU is (c)'s. Then a table in Markdown, and what the
 # report kept, and the games the duplicate finder counted without looking for them.
@@ -48,6 +50,8 @@ echo "== c: generator > /dev/null" >&2
 /usr/bin/time -v -o "$out/c.time" "$gen" --games "$n" --seed "$seed" "${gen_args[@]}" \
     >/dev/null 2>"$out/c.gen"
 cat "$out/c.gen" >&2
+echo "== d: report OUT/report.json --html (the aggregate read back and counted again, as a merge counts it)" >&2
+/usr/bin/time -v -o "$out/d.time" "$bin" report "$out/report.json" --html "$out/merged.html"
 
 python3 - "$n" "$out" <<'EOF'
 import json, os, re, sys
@@ -64,11 +68,14 @@ def timing(name):
     return wall, cpu, int(field("Maximum resident set size (kbytes)")) / 1024
 
 mb = lambda path: os.path.getsize(path) / 1e6
-rows = {k: timing(k) for k in "abc"}
-sizes = {"b": (mb(os.path.join(out, "report.json")), mb(os.path.join(out, "report.html")))}
+rows = {k: timing(k) for k in "abcd"}
+sizes = {
+    "b": (mb(os.path.join(out, "report.json")), mb(os.path.join(out, "report.html"))),
+    "d": (None, mb(os.path.join(out, "merged.html"))),
+}
 print(f"\n| run | games | wall s | CPU s | games / wall s | peak RSS MB | report JSON MB | HTML MB |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
-names = {"a": "(a) audit", "b": "(b) audit + report", "c": "(c) generator"}
+names = {"a": "(a) audit", "b": "(b) audit + report", "c": "(c) generator", "d": "(d) report of (b)'s aggregate"}
 for k, (wall, cpu, rss) in rows.items():
     j, h = sizes.get(k, (None, None))
     cell = lambda v: "" if v is None else f"{v:,.1f}"

@@ -17,7 +17,7 @@ use counts::{Claims, Counts, Named, Players};
 
 use super::duplicates::Seen;
 use super::event;
-use super::fact::{result_code, Fact, EXAMPLE_CANDIDATES};
+use super::fact::{result_code, Fact, GameShift, EXAMPLE_CANDIDATES};
 use super::model::{
     Aggregate, Bucket, ExampleRow, Games, KindCounts, RunPart, SiteCounts, AGGREGATE_VERSION,
     EXAMPLES_PER_KIND,
@@ -290,19 +290,25 @@ impl Tally {
     }
 
     /// A game as an aggregate packed it, counted again in a merge (the
-    /// games read, analysed and invalid are the parts' own).
-    pub(super) fn packed(&mut self, g: &Unpacked<'_>) {
+    /// games read, analysed and invalid are the parts' own); renumbered by
+    /// `shift` where it is of the input that moves.
+    pub(super) fn packed(&mut self, g: &Unpacked<'_>, shift: Option<GameShift<'_>>) {
         // the findings among the first of their kind in the merge keep
         // their example rows, as in one run; a part's other rows are
         // dropped, so the games packed equal one run's
         let kept = self.candidate_rows(&g.fact);
-        if g.fact.examples.iter().all(|(i, _)| kept.contains(i)) {
+        if shift.is_none() && g.fact.examples.iter().all(|(i, _)| kept.contains(i)) {
             self.seen.game_packed(g);
-        } else {
-            let mut fact = g.fact.clone();
-            fact.examples.retain(|(i, _)| kept.contains(i));
-            self.seen.game(g.game, g.key, &fact);
+            return;
         }
+        let mut fact = g.fact.clone();
+        fact.examples.retain(|(i, _)| kept.contains(i));
+        let mut game = g.game;
+        if let Some(s) = shift {
+            fact.shift(s.file, s.games, s.lines);
+            game += s.games;
+        }
+        self.seen.game(game, g.key, &fact);
     }
 
     /// The findings of `fact` (by index) that are among the first

@@ -324,6 +324,19 @@ impl<'a> Fact<'a> {
     }
 }
 
+/// The games of input `file` renumbered as a merge reads them: their
+/// numbers move on by `games`, and their example rows' lines by `lines`
+/// (a part's games, numbered as in the whole file: `crate::parts`).
+#[derive(Debug, Clone, Copy)]
+pub struct GameShift<'a> {
+    /// The input whose games move.
+    pub file: &'a str,
+    /// Games before the part's first.
+    pub games: u64,
+    /// Lines before the part's first.
+    pub lines: u64,
+}
+
 /// The recorded results, by code.
 pub(super) const RESULTS: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
 

@@ -7,9 +7,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::collect::Tally;
+use super::fact::GameShift;
 use super::model::{read_aggregate, Aggregate, Games, RunPart};
 use super::packed::{unpacked, well_formed};
-use super::spool::IdsWriter;
+use super::spool::{read_spool, IdsWriter, Spooled};
 
 impl Aggregate {
     /// Adds `other`, an aggregate of later inputs, in: as
@@ -79,10 +80,9 @@ impl AggregateMerge {
         })
     }
 
-    /// Adds the next aggregate. Refused: one counted with another
-    /// `--duplicates` mode than the first, or whose games for merging do
-    /// not read back.
-    pub fn add(&mut self, other: &Aggregate) -> Result<(), String> {
+    /// The tally for `other`'s games; refused where `other` was counted
+    /// with another `--duplicates` mode than the aggregates before it.
+    fn tally_for(&mut self, other: &Aggregate) -> Result<&mut Tally, String> {
         let mode = match other.duplicates.mode.as_str() {
             "" => "once",
             m => m,
@@ -94,6 +94,15 @@ impl AggregateMerge {
                 tally.mode()
             ));
         }
+        Ok(tally)
+    }
+
+    /// Adds the next aggregate, its games for merging carried in it
+    /// ([`super::Duplicates::ids`]). Refused: one counted with another
+    /// `--duplicates` mode than the first, or whose games for merging do
+    /// not read back.
+    pub fn add(&mut self, other: &Aggregate) -> Result<(), String> {
+        let tally = self.tally_for(other)?;
         for input in &other.duplicates.ids {
             if !well_formed(&input.games) {
                 return Err(format!(
@@ -105,12 +114,63 @@ impl AggregateMerge {
             let first = games.peek().map_or(0, |g| g.game);
             tally.begin_or_continue(&input.file, first);
             for g in games {
-                tally.packed(&g);
+                tally.packed(&g, None);
             }
         }
+        self.ended(other);
+        Ok(())
+    }
+
+    /// Adds the aggregate in the file `path`. Its games for merging, where
+    /// they are beside it ([`super::ids_path`]), are read as they are
+    /// counted, a few megabytes at a time: merging the aggregate of a
+    /// month holds its JSON in memory, not its games. `renumber` is
+    /// applied to the aggregate once read, and `shift` to its games as
+    /// they are read (a part's, `crate::parts`).
+    pub fn add_file(
+        &mut self,
+        path: &str,
+        shift: Option<GameShift<'_>>,
+        renumber: impl FnOnce(&mut Aggregate),
+    ) -> Result<(), String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let mut a = read_aggregate(path, &bytes)?;
+        drop(bytes);
+        renumber(&mut a);
+        if !a.duplicates.ids_beside {
+            return self.add(&a).map_err(|e| format!("{path}: {e}"));
+        }
+        let tally = self.tally_for(&a).map_err(|e| format!("{path}: {e}"))?;
+        // an input is begun at its first game, whose number it starts from
+        let mut pending: Option<String> = None;
+        let mut moved: Option<GameShift<'_>> = None;
+        read_spool(&super::ids_path(Path::new(path)), |s| match s {
+            Spooled::Input(file) => {
+                if let Some(f) = pending.take() {
+                    tally.begin_or_continue(&f, 0);
+                }
+                moved = shift.filter(|s| s.file == file);
+                pending = Some(file.to_string());
+            }
+            Spooled::Game(g) => {
+                if let Some(f) = pending.take() {
+                    tally.begin_or_continue(&f, g.game + moved.map_or(0, |s| s.games));
+                }
+                tally.packed(g, moved);
+            }
+        })
+        .map_err(|e| e.to_string())?;
+        if let Some(f) = pending.take() {
+            tally.begin_or_continue(&f, 0);
+        }
+        self.ended(&a);
+        Ok(())
+    }
+
+    /// `other`'s runs and the games it read, once its games are counted.
+    fn ended(&mut self, other: &Aggregate) {
         self.run.extend(other.run.iter().cloned());
         self.games.add(&other.games);
-        Ok(())
     }
 
     /// The merged aggregate; an error where the temporary files of the
@@ -124,8 +184,9 @@ impl AggregateMerge {
     }
 }
 
-/// Reads aggregate files (with their ids beside them) and merges them, in
-/// order, one file in memory at a time.
+/// Reads aggregate files and merges them, in order, one aggregate in
+/// memory at a time, the games beside each read as they are counted
+/// ([`AggregateMerge::add_file`]).
 pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
     merge_files_into(AggregateMerge::default(), paths)
 }
@@ -133,8 +194,7 @@ pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
 /// [`merge_files`] into `all` (spooled: [`AggregateMerge::spooled_beside`]).
 pub fn merge_files_into(mut all: AggregateMerge, paths: &[String]) -> Result<Aggregate, String> {
     for p in paths {
-        all.add(&super::read_aggregate_file(p)?)
-            .map_err(|e| format!("{p}: {e}"))?;
+        all.add_file(p, None, |_| {})?;
     }
     all.finish()
 }

@@ -44,6 +44,7 @@ pub use collect::Aggregator;
 pub use duplicates::{
     DuplicateRow, Duplicates, GameAt, InputIds, PairCounts, DUPLICATE_EXAMPLES, ID_CAP,
 };
+pub use fact::GameShift;
 pub use merge::{merge_files, merge_files_into, merge_texts, AggregateMerge};
 pub use model::{
     read_aggregate, Aggregate, Bucket, Correction, EventPoints, ExampleRow, Games, KindCounts,

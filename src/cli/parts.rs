@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use pgn_arbiter::aggregate::{read_aggregate_file, write_aggregate, AggregateMerge};
+use pgn_arbiter::aggregate::{write_aggregate, AggregateMerge};
 use pgn_arbiter::gate;
 use pgn_arbiter::parts::{self, Findings, MergePlan};
 use pgn_arbiter::report::summary::RunSummary;
@@ -164,10 +164,7 @@ pub fn merge(args: &MergeArgs) -> Result<Exit, Error> {
             if let Some(name) = &args.report_json {
                 all = all.spooled_beside(name, &args.reports)?;
             }
-            plan.merge_aggregates_into(all, |i| {
-                let path = &args.reports[i];
-                read_aggregate_file(path).map(Some).map_err(Error::Data)
-            })?
+            Some(plan.merge_aggregate_files_into(all, &args.reports)?)
         }
         _ => None,
     };

@@ -3,7 +3,7 @@
 //! aggregates merged by [`AggregateMerge`] once their examples and
 //! corrections are numbered as in the whole input.
 
-use crate::aggregate::{Aggregate, AggregateMerge};
+use crate::aggregate::{Aggregate, AggregateMerge, GameShift};
 use crate::report::summary::{InputSummary, RunSummary};
 use crate::stats::Stats;
 use crate::Error;
@@ -231,6 +231,28 @@ impl MergePlan {
                 .map_err(|e| Error::Data(format!("part {i}: {e}")))?;
         }
         Ok(Some(all.finish().map_err(Error::Data)?))
+    }
+
+    /// The parts' aggregates in the files `paths` (one per part, in the
+    /// list given) merged, each renumbered, in [`MergePlan::order`]: one
+    /// aggregate in memory at a time, the games beside it read as they
+    /// are counted ([`AggregateMerge::add_file`]).
+    pub fn merge_aggregate_files_into(
+        &self,
+        mut all: AggregateMerge,
+        paths: &[String],
+    ) -> Result<Aggregate, Error> {
+        for &i in &self.order {
+            let by = &self.shifts[i];
+            let shift = GameShift {
+                file: &self.files[i],
+                games: by.games,
+                lines: by.lines,
+            };
+            all.add_file(&paths[i], Some(shift), |a| self.renumber(i, a))
+                .map_err(|e| Error::Data(format!("part {i}: {e}")))?;
+        }
+        all.finish().map_err(Error::Data)
     }
 }
 

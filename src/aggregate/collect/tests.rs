@@ -211,3 +211,43 @@ fn merged_parts_carry_the_example_rows_of_one_run() {
         "64 rows of each of 3 kinds"
     );
 }
+
+#[test]
+fn parts_read_from_files_merge_as_parts_held_in_memory() {
+    // each part numbered from its own first game, as a run over a part
+    // numbers it, and moved on as the whole file numbers it: the games
+    // beside each part's JSON, read while they are counted, count as the
+    // games carried in it (`merged_parts_equal_one_run_with_copies_across_parts`
+    // compares those with one run)
+    let a1: &GameList = &[(0, 1, 1), (1, 2, 3), (2, 1, 1), (3, 4, 1)];
+    let a2: &GameList = &[(0, 3, 2), (1, 2, 1), (2, 4, 1)];
+    let a3: &GameList = &[(0, 4, 3), (1, 3, 2), (2, 5, 0), (3, 0, 1)];
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["once", "all", "exact"] {
+        for lines in [0, 9] {
+            let mut from_files = AggregateMerge::default();
+            let mut in_memory = AggregateMerge::default();
+            for (i, (part, games)) in [(a1, 0), (a2, 4), (a3, 7)].into_iter().enumerate() {
+                let lines = lines * games;
+                let path = dir.path().join(format!("{mode}-{lines}-{i}.json"));
+                let name = path.to_str().unwrap();
+                let mut a = run(mode, &[("a.pgn", part)]);
+                let mut out = std::fs::File::create(&path).unwrap();
+                super::super::write_aggregate(&mut out, name, &mut a).unwrap();
+                drop(out);
+                let shift = GameShift {
+                    file: "a.pgn",
+                    games,
+                    lines,
+                };
+                let renumber = |a: &mut Aggregate| a.duplicates.shift_games("a.pgn", games, lines);
+                from_files.add_file(name, Some(shift), renumber).unwrap();
+                renumber(&mut a);
+                in_memory.add(&a).unwrap();
+            }
+            let merged = from_files.finish().unwrap();
+            assert_eq!(merged, in_memory.finish().unwrap(), "{mode} {lines}");
+            assert!(merged.duplicates.games > 0, "{mode}: repeats across parts");
+        }
+    }
+}
