@@ -284,9 +284,7 @@ impl Seen {
     pub(super) fn game(&mut self, game: u64, key: Key, fact: &Fact<'_>) {
         self.input_games += 1;
         self.packed.push(game, &key, fact);
-        if self.packed.bytes.len() >= SPOOL_BYTES {
-            self.spill();
-        }
+        self.spill_when_full();
         self.hashes(&key);
     }
 
@@ -294,7 +292,15 @@ impl Seen {
     pub(super) fn game_packed(&mut self, g: &Unpacked<'_>) {
         self.input_games += 1;
         self.packed.push_packed(g.game, g.bytes);
+        self.spill_when_full();
         self.hashes(&g.key);
+    }
+
+    /// The packed games waiting to the spool, once [`SPOOL_BYTES`] wait.
+    fn spill_when_full(&mut self) {
+        if self.packed.bytes.len() >= SPOOL_BYTES {
+            self.spill();
+        }
     }
 
     fn hashes(&mut self, key: &Key) {
@@ -561,5 +567,31 @@ mod tests {
         let row = &d.results_differ_examples[0];
         assert_eq!((row.first.game, row.later.game), (1, 100_001));
         assert_eq!((&*row.first.result, &*row.later.result), ("1-0", "0-1"));
+    }
+
+    #[test]
+    fn games_packed_again_in_a_merge_waited_in_memory_until_the_end() {
+        // a merge packs each part's games again as they are read: they go
+        // to the spool as they come, as the games of a run do, not into
+        // memory for the whole merge
+        let mut packer = Packer::default();
+        let fact = super::super::fact::tests::rich_fact();
+        for n in 0..20_000 {
+            packer.push(n, &key(n + 1, 1), &fact);
+        }
+        assert!(packer.bytes.len() > 2 * SPOOL_BYTES, "more than fits");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("merged.ids");
+        let mut s = Seen::new("once");
+        s.spool_to(IdsWriter::create(&path).unwrap());
+        s.begin_input("a.pgn");
+        for g in unpacked(&packer.bytes) {
+            s.game_packed(&g);
+            assert!(s.packed.bytes.len() <= SPOOL_BYTES + g.bytes.len() + 10);
+        }
+        assert!(!s.mark_shared().unwrap(), "no mainline shared");
+        s.close_unread().unwrap();
+        let back = super::super::read_ids(&path).unwrap();
+        assert_eq!(back[0].games, packer.bytes, "spooled as packed");
     }
 }
