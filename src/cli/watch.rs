@@ -12,7 +12,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime};
 
 use pgn_arbiter::text::terminal_safe;
-use pgn_arbiter::watch::{render_html, rfc3339, Change, Files, Update, Watch};
+use pgn_arbiter::watch::{may_follow, render_html, rfc3339, Change, Files, Update, Watch};
 use pgn_arbiter::Error;
 
 use super::interrupt::on_interrupt;
@@ -66,8 +66,12 @@ enum Wake {
 /// operating system's notices (in case one is missed), and without them.
 const RESCAN_WITH_NOTICES: Duration = Duration::from_secs(2);
 const POLL_DEFAULT: Duration = Duration::from_millis(500);
+/// How often files are looked at while notices come that name them: the
+/// notices work (a network file system gives none for another machine's
+/// writes, and is then looked at every [`RESCAN_WITH_NOTICES`]).
+const RESCAN_WHILE_NOTICED: Duration = Duration::from_secs(10);
 /// How often Ctrl-C is looked for while waiting.
-const TICK: Duration = Duration::from_millis(100);
+const TICK: Duration = Duration::from_millis(250);
 /// How long a file's last game that is not whole (no result token, cut
 /// mid-move) waits unchanged before it is judged as it stands: a writer
 /// caught mid-write is done long before.
@@ -82,7 +86,7 @@ struct Outputs {
     jsonl: Option<Named<File>>,
     html: Option<PathBuf>,
     /// JSON lines and lines for people not written yet.
-    pending_jsonl: String,
+    pending_jsonl: Vec<u8>,
     pending_lines: String,
 }
 
@@ -100,7 +104,7 @@ impl Outputs {
             bell: args.bell,
             jsonl,
             html: args.html.clone(),
-            pending_jsonl: String::new(),
+            pending_jsonl: Vec::new(),
             pending_lines: String::new(),
         })
     }
@@ -113,7 +117,7 @@ impl Outputs {
         }
         for e in &update.events {
             if self.jsonl.is_some() {
-                self.pending_jsonl.push_str(&e.json_line());
+                e.write_json_line(&mut self.pending_jsonl);
             }
             if !self.quiet {
                 self.pending_lines.push_str(&terminal_safe(&e.human()));
@@ -131,7 +135,7 @@ impl Outputs {
     fn write(&mut self) -> io::Result<()> {
         if let Some(out) = &mut self.jsonl {
             if !self.pending_jsonl.is_empty() {
-                out.write_all(self.pending_jsonl.as_bytes())?;
+                out.write_all(&self.pending_jsonl)?;
                 out.flush()?;
                 self.pending_jsonl.clear();
             }
@@ -254,12 +258,13 @@ fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<Notices, String> {
             .map_err(|e| format!("{}: {e}", folder.display()))?;
         folders.push((wd, folder));
     }
+    let roots = roots.to_vec();
     std::thread::spawn(move || {
         let mut buffer = vec![0u8; 64 * 1024];
         loop {
             let mut batch = Batch::default();
             match inotify.read_events_blocking(&mut buffer) {
-                Ok(events) => batch.add(events, &folders),
+                Ok(events) => batch.add(events, &folders, &roots),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     eprintln!(
@@ -272,7 +277,7 @@ fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<Notices, String> {
             std::thread::sleep(GATHER);
             loop {
                 match inotify.read_events(&mut buffer) {
-                    Ok(events) => batch.add(events, &folders),
+                    Ok(events) => batch.add(events, &folders, &roots),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                     Err(_) => {
@@ -284,7 +289,13 @@ fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<Notices, String> {
             let paths = if batch.all {
                 Vec::new()
             } else {
-                batch.paths(&folders)
+                let paths = batch.paths(&folders);
+                // only other files' notices (a writer's temporary file):
+                // nothing to look at
+                if paths.is_empty() {
+                    continue;
+                }
+                paths
             };
             if tx.send(Wake::Changed(paths)).is_err() {
                 return;
@@ -294,8 +305,8 @@ fn notices(roots: &[PathBuf], tx: Sender<Wake>) -> Result<Notices, String> {
     Ok(Notices)
 }
 
-/// The paths a batch of notices named, each once; or that every file must
-/// be looked at (notices were lost, a folder moved).
+/// The paths a batch of notices named that may be followed, each once; or
+/// that every file must be looked at (notices were lost, a folder moved).
 #[cfg(target_os = "linux")]
 #[derive(Default)]
 struct Batch {
@@ -310,6 +321,7 @@ impl Batch {
         &mut self,
         events: inotify::Events<'_>,
         folders: &[(inotify::WatchDescriptor, PathBuf)],
+        roots: &[PathBuf],
     ) {
         use inotify::EventMask;
         for event in events {
@@ -320,6 +332,9 @@ impl Batch {
             }
             let folder = folders.iter().position(|(wd, _)| *wd == event.wd);
             match (folder, event.name) {
+                // another file (a writer's temporary file): dropped here,
+                // not carried to the loop
+                (Some(_), Some(name)) if !may_follow(name, roots) => {}
                 (Some(i), Some(name)) => {
                     if self.names.len() <= i {
                         self.names.resize_with(i + 1, BTreeSet::new);
@@ -390,6 +405,8 @@ struct Looks {
     all: bool,
     /// The paths the notices named since the last look.
     touched: HashSet<PathBuf>,
+    /// Notices named files since the last look at every file.
+    noticed: bool,
 }
 
 impl Looks {
@@ -401,7 +418,12 @@ impl Looks {
         }
         let changes = if self.all || Instant::now() >= self.next {
             self.all = false;
-            self.next = Instant::now() + self.rescan;
+            let period = if std::mem::take(&mut self.noticed) {
+                RESCAN_WHILE_NOTICED.max(self.rescan)
+            } else {
+                self.rescan
+            };
+            self.next = Instant::now() + period;
             self.touched.clear();
             self.files.scan()
         } else if !self.touched.is_empty() {
@@ -468,7 +490,10 @@ fn wait(rx: &Receiver<Wake>, looks: &mut Looks, stream: &mut Stream) -> bool {
         match wake {
             // a notice without paths: look at everything
             Wake::Changed(paths) if paths.is_empty() => looks.all = true,
-            Wake::Changed(paths) => looks.touched.extend(paths),
+            Wake::Changed(paths) => {
+                looks.noticed = true;
+                looks.touched.extend(paths);
+            }
             Wake::Stdin(bytes) => {
                 stream.buffer.extend_from_slice(&bytes);
                 stdin = true;
@@ -538,6 +563,7 @@ pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
         next: Instant::now(),
         all: true,
         touched: HashSet::new(),
+        noticed: false,
     };
     out.page(&watch)?;
     loop {

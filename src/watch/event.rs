@@ -296,9 +296,15 @@ impl Event {
 
     /// The event as one line of JSON, with its newline.
     pub fn json_line(&self) -> String {
-        let mut s = serde_json::to_string(self).expect("an event serialises");
-        s.push('\n');
-        s
+        let mut line = Vec::new();
+        self.write_json_line(&mut line);
+        String::from_utf8(line).expect("JSON is UTF-8")
+    }
+
+    /// Appends [`Event::json_line`] to `out`, without a string of its own.
+    pub fn write_json_line(&self, out: &mut Vec<u8>) {
+        serde_json::to_writer(&mut *out, self).expect("an event serialises");
+        out.push(b'\n');
     }
 }
 

@@ -22,6 +22,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::event::{Clocks, Event, EventKind, SCHEMA_VERSION};
 use super::identity::GameKey;
+use super::Reported;
 use crate::audit::{game_day, resolve, start_position, Auditor, GameReport};
 use crate::finding::{side_name, Detail, Finding, Kind, Spot, Via};
 use crate::laws::{Edition, Laws};
@@ -278,7 +279,9 @@ pub(crate) fn result_of(game: &RawGame<'_>, mainline: &Mainline) -> String {
 
 /// Judges a version of a game (`mainline` read from it). The events of the
 /// positions before where `before`'s replay is taken up are not made again:
-/// they were made for the version before, and are the same.
+/// they were made for the version before, and are the same; nor are the
+/// game_over events already `reported`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn judge(
     auditor: &mut Auditor,
     laws: Laws,
@@ -287,6 +290,7 @@ pub(crate) fn judge(
     key: &GameKey,
     source: &str,
     before: Before<'_>,
+    reported: Option<&Reported>,
 ) -> Judged {
     let tags = Tags::of(game, key, source);
     let result = result_of(game, mainline);
@@ -362,7 +366,7 @@ pub(crate) fn judge(
             problem_line = problem(format!("{what}; judged up to the move before"));
         }
     }
-    events.extend(maker.ended(&ended, &mut board));
+    events.extend(maker.ended(&ended, reported, &mut board));
     // Once a result is written: the findings that judge it.
     if let Some(report) = judged {
         for f in &report.findings {
@@ -570,7 +574,12 @@ impl Maker<'_, '_> {
 
     /// The audit of the game with its result left open (`*`, `report`):
     /// where it ended by the Laws, as game_over events.
-    fn ended(&self, report: &GameReport, board: &mut Board) -> Vec<Event> {
+    fn ended(
+        &self,
+        report: &GameReport,
+        reported: Option<&Reported>,
+        board: &mut Board,
+    ) -> Vec<Event> {
         let mut events = Vec::new();
         for f in &report.findings {
             let (what, result, article) = match (f.kind, &f.detail) {
@@ -592,15 +601,19 @@ impl Maker<'_, '_> {
                 }
                 _ => continue,
             };
-            let mut e = self.event(EventKind::GameOver, f.ply, f.side, &f.at);
-            e.article = article.to_string();
-            e.what = Some(what.to_string());
-            e.result = Some(result.to_string());
             if board.game_over.is_none() {
                 let by = self.record.last_move(f.ply).map(|m| format!(" ({m})"));
                 board.game_over =
                     Some(format!("{what} at ply {}{}", f.ply, by.unwrap_or_default()));
             }
+            // a game over is reported with each version after it: made once
+            if reported.is_some_and(|r| r.has(EventKind::GameOver, Some(what), f.ply, &f.at.fen)) {
+                continue;
+            }
+            let mut e = self.event(EventKind::GameOver, f.ply, f.side, &f.at);
+            e.article = article.to_string();
+            e.what = Some(what.to_string());
+            e.result = Some(result.to_string());
             events.push(e);
         }
         events

@@ -43,7 +43,7 @@ pub use event::{rfc3339, Clocks, Event, EventInfo, EventKind, SCHEMA_VERSION};
 pub use html::render as render_html;
 pub use identity::GameKey;
 pub use judge::Board;
-pub use source::{whole_games, Change, Files, Whole};
+pub use source::{may_follow, whole_games, Change, Files, Whole};
 
 use crate::audit::{is_no_game, Auditor};
 use crate::laws::Laws;
@@ -76,8 +76,8 @@ struct Game {
     /// Where the next version's replay can take up.
     resume: Option<judge::Resume>,
     result: String,
-    /// (kind, what, ply, FEN) of the events reported.
-    reported: HashSet<(EventKind, Option<String>, u32, String)>,
+    /// The events reported.
+    reported: Reported,
     board: Board,
 }
 
@@ -173,7 +173,7 @@ impl Watch {
             .map(|(source, _)| source.clone())
             .collect();
         due.sort_unstable();
-        let seen = rfc3339(seen);
+        let seen = Seen::new(seen);
         for source in due {
             let Some(mut w) = self.waiting.remove(&source) else {
                 continue;
@@ -230,7 +230,7 @@ impl Watch {
     }
 
     fn judge_all(&mut self, source: &str, whole: &Whole<'_>, seen: SystemTime, up: &mut Update) {
-        let seen = rfc3339(seen);
+        let seen = Seen::new(seen);
         for (index, game) in whole.games.iter().enumerate() {
             self.judge_one(source, index, game, &seen, up);
         }
@@ -260,7 +260,7 @@ impl Watch {
         source: &str,
         index: usize,
         raw: &RawGame<'_>,
-        seen: &str,
+        seen: &Seen,
         up: &mut Update,
     ) {
         let hash = xxhash_rust::xxh3::xxh3_64(raw.text);
@@ -284,10 +284,13 @@ impl Watch {
         }
         // the events before where the replay takes up were made for the
         // version judged before, and reported then
-        let before = self
-            .games
-            .get_mut(&key)
-            .and_then(|g| g.resume.as_mut().map(|r| (&g.sans[..], r)));
+        let (before, reported) = match self.games.get_mut(&key) {
+            Some(g) => (
+                g.resume.as_mut().map(|r| (&g.sans[..], r)),
+                Some(&g.reported),
+            ),
+            None => (None, None),
+        };
         let judged = judge::judge(
             &mut self.auditor,
             self.laws,
@@ -296,6 +299,7 @@ impl Watch {
             &key,
             source,
             before,
+            reported,
         );
         up.judged += 1;
         if let Some(p) = judged.problem {
@@ -311,7 +315,7 @@ impl Watch {
                 sans: Vec::new(),
                 resume: None,
                 result: String::new(),
-                reported: HashSet::new(),
+                reported: Reported::default(),
                 board: Board::default(),
             }
         });
@@ -322,9 +326,8 @@ impl Watch {
         game.result = result;
         game.board = judged.board;
         for mut e in judged.events {
-            let id = (e.event, e.what.clone(), e.ply, e.fen.clone());
-            if game.reported.insert(id) {
-                e.seen = seen.to_string();
+            if game.reported.insert(&e) {
+                e.seen = seen.text().to_string();
                 self.recent.push(e.clone());
                 up.events.push(e);
             }
@@ -332,6 +335,54 @@ impl Watch {
         if self.recent.len() > 2 * RECENT {
             self.recent.drain(..self.recent.len() - RECENT);
         }
+    }
+}
+
+/// The events reported for a game: (kind, what, ply, FEN), each once.
+/// Looked up by kind and ply first, so that an event can be known as
+/// reported before it is made.
+#[derive(Default)]
+pub(crate) struct Reported(HashMap<(EventKind, u32), Vec<(Option<String>, String)>>);
+
+impl Reported {
+    /// Whether the event of `kind` and `what` at P*ply* (`fen`) was
+    /// reported.
+    pub(crate) fn has(&self, kind: EventKind, what: Option<&str>, ply: u32, fen: &str) -> bool {
+        self.0
+            .get(&(kind, ply))
+            .is_some_and(|seen| seen.iter().any(|(w, f)| w.as_deref() == what && f == fen))
+    }
+
+    /// Takes `e` as reported; whether it was not before.
+    fn insert(&mut self, e: &Event) -> bool {
+        if self.has(e.event, e.what.as_deref(), e.ply, &e.fen) {
+            return false;
+        }
+        self.0
+            .entry((e.event, e.ply))
+            .or_default()
+            .push((e.what.clone(), e.fen.clone()));
+        true
+    }
+}
+
+/// When a read was made, as events write it: made at the first event
+/// reported (most reads report none).
+struct Seen {
+    at: SystemTime,
+    text: std::cell::OnceCell<String>,
+}
+
+impl Seen {
+    fn new(at: SystemTime) -> Seen {
+        Seen {
+            at,
+            text: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn text(&self) -> &str {
+        self.text.get_or_init(|| rfc3339(self.at))
     }
 }
 

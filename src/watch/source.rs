@@ -5,6 +5,7 @@
 //! cheap); it knows no chess.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ffi::OsStr;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -216,10 +217,10 @@ impl Files {
         let name = path.file_name()?;
         // most notices are of other files (a writer's temporary file): a
         // name that no root can hold costs no look at the disk
-        let pgn = is_pgn(path);
-        if !pgn && !self.roots.iter().any(|r| r.file_name() == Some(name)) {
+        if !may_follow(name, &self.roots) {
             return None;
         }
+        let pgn = is_pgn(path);
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -395,6 +396,13 @@ pub fn natural_key(name: &str) -> Vec<(String, u64)> {
     }
     key.push((text, u64::MAX));
     key
+}
+
+/// Whether a file named `name` can be one of those `roots` names: a
+/// `*.pgn` file (of a folder), or a root file's own name. A notice of any
+/// other name (a writer's temporary file) needs no look.
+pub fn may_follow(name: &OsStr, roots: &[PathBuf]) -> bool {
+    is_pgn(Path::new(name)) || roots.iter().any(|r| r.file_name() == Some(name))
 }
 
 /// A `*.pgn` file name, in any case.
