@@ -247,6 +247,9 @@ pub struct Auditor {
     site: SiteRules,
     tags: TagSet,
     facets: bool,
+    /// The reports carry the findings alone: no content id, tags or game
+    /// id (see [`Auditor::findings_only`]).
+    findings_only: bool,
     /// The bytes of the current game's [`ContentId`], reused.
     content: Vec<u8>,
     /// The moves the replay played, for the rules that look back
@@ -287,6 +290,14 @@ impl Auditor {
     /// Reads every game's [`Facets`] for the statistics report.
     pub fn with_facets(mut self, facets: bool) -> Self {
         self.facets = facets;
+        self
+    }
+
+    /// Reports carry the findings (and the plies, status, edition) alone,
+    /// not the game's content id, tags or id: the live view reads nothing
+    /// else, and audits each version of each game.
+    pub(crate) fn findings_only(mut self) -> Self {
+        self.findings_only = true;
         self
     }
 
@@ -391,6 +402,10 @@ impl Auditor {
         }
         // The statistics report counts every game by its content; otherwise
         // only the findings carry it.
+        if self.findings_only && !self.facets {
+            report.findings.sort_by_key(|f| (f.ply, f.kind));
+            return report;
+        }
         if self.facets || !report.findings.is_empty() {
             let moves_start = content_start(&mut self.content, game);
             let start = self.content.len();

@@ -439,7 +439,7 @@ impl Looks {
         for change in changes {
             let update = match change {
                 Change::Read(path, bytes) => {
-                    watch.read(&path.display().to_string(), &bytes, SystemTime::now())
+                    watch.read(&path.to_string_lossy(), &bytes, SystemTime::now())
                 }
                 Change::Gone(path) => Update {
                     problems: vec![watch.gone(&path.display().to_string())],

@@ -338,6 +338,30 @@ pub(crate) fn label(
 pub fn rfc3339(t: SystemTime) -> String {
     let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs();
+    // the second's text made once: a batch of reads falls in one second
+    thread_local! {
+        static SECOND: std::cell::RefCell<Option<(u64, String)>> = const { std::cell::RefCell::new(None) };
+    }
+    let mut out = String::with_capacity(24);
+    SECOND.with_borrow_mut(|last| {
+        if last.as_ref().is_none_or(|(s, _)| *s != secs) {
+            *last = Some((secs, second_text(secs)));
+        }
+        if let Some((_, text)) = last {
+            out.push_str(text);
+        }
+    });
+    let ms = d.subsec_millis();
+    out.push('.');
+    for digit in [ms / 100, ms / 10 % 10, ms % 10] {
+        out.push(char::from(b'0' + digit as u8));
+    }
+    out.push('Z');
+    out
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` of `secs` since the epoch.
+fn second_text(secs: u64) -> String {
     let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
     // civil from days (H. Hinnant's algorithm), the proleptic Gregorian calendar
     let z = days + 719_468;
@@ -350,11 +374,10 @@ pub fn rfc3339(t: SystemTime) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
         rest / 3600,
         rest / 60 % 60,
         rest % 60,
-        d.subsec_millis()
     )
 }
 

@@ -117,7 +117,9 @@ impl Watch {
     pub fn new(laws: Laws, dead: DeadMode, site: SiteMode) -> Watch {
         Watch {
             laws,
-            auditor: Auditor::with_effort(dead).with_sites(site),
+            auditor: Auditor::with_effort(dead)
+                .with_sites(site)
+                .findings_only(),
             games: HashMap::new(),
             order: Vec::new(),
             said: HashSet::new(),
