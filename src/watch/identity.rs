@@ -15,20 +15,33 @@ pub struct GameKey(String);
 impl GameKey {
     /// The key of `game`, the `index`-th game of `source`.
     pub fn of(game: &RawGame<'_>, source: &str, index: usize) -> GameKey {
-        let tag = |name| {
-            game.tag(name)
-                .map(|v| tag_text(v).trim().to_string())
-                .unwrap_or_default()
-        };
-        let url = tag("GameURL");
-        if !url.is_empty() && url != "?" {
-            return GameKey(url);
+        let tag = |name| game.tag(name).map(tag_text);
+        if let Some(url) = tag("GameURL") {
+            let url = url.trim();
+            if !url.is_empty() && url != "?" {
+                return GameKey(url.to_string());
+            }
         }
-        let parts = ["Event", "Round", "Board", "White", "Black"].map(tag);
-        if parts.iter().all(String::is_empty) {
+        // the tags joined by `|`, in one string
+        let mut key = String::new();
+        let mut any = false;
+        for (i, name) in ["Event", "Round", "Board", "White", "Black"]
+            .into_iter()
+            .enumerate()
+        {
+            if i > 0 {
+                key.push('|');
+            }
+            if let Some(value) = tag(name) {
+                let value = value.trim();
+                any |= !value.is_empty();
+                key.push_str(value);
+            }
+        }
+        if !any {
             return GameKey(format!("{source}#{}", index + 1));
         }
-        GameKey(parts.join("|"))
+        GameKey(key)
     }
 
     /// The key as text (`game` in the events).

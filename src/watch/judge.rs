@@ -154,8 +154,9 @@ pub(crate) struct Judged {
 /// replay can be taken up.
 pub(crate) type Before<'b> = Option<(&'b [SanPlus], &'b mut Resume)>;
 
-/// The tags every event of a game carries.
-struct Tags {
+/// The tags every event of a game carries, and the game's label: made
+/// again only when a version changes them (or comes from another file).
+pub(crate) struct Tags {
     game: String,
     source: String,
     white: String,
@@ -163,12 +164,19 @@ struct Tags {
     tournament: Option<String>,
     round: Option<String>,
     board: Option<String>,
+    label: String,
+    /// The tags they were read from, as written.
+    raw: [Option<Vec<u8>>; 5],
 }
 
+/// The tags [`Tags`] reads.
+const TAG_NAMES: [&str; 5] = ["White", "Black", "Event", "Round", "Board"];
+
 impl Tags {
-    fn of(game: &RawGame<'_>, key: &GameKey, source: &str) -> Tags {
+    /// The tags of `game` (known by `key`) in `source`.
+    pub(crate) fn of(game: &RawGame<'_>, key: &GameKey, source: &str) -> Tags {
         let tag = |name| game.tag(name).map(|v| tag_text(trim(v)));
-        Tags {
+        let mut tags = Tags {
             game: key.as_str().to_string(),
             source: source.to_string(),
             white: tag("White").unwrap_or_else(|| "?".into()),
@@ -176,17 +184,31 @@ impl Tags {
             tournament: tag("Event"),
             round: tag("Round"),
             board: tag("Board"),
-        }
+            label: String::new(),
+            raw: TAG_NAMES.map(|name| game.tag(name).map(<[u8]>::to_vec)),
+        };
+        tags.label = super::event::label(
+            tags.tournament.as_deref(),
+            tags.round.as_deref(),
+            tags.board.as_deref(),
+            &tags.white,
+            &tags.black,
+        );
+        tags
+    }
+
+    /// Whether these are the tags of `game` (known by the same key) in
+    /// `source`.
+    pub(crate) fn same(&self, game: &RawGame<'_>, source: &str) -> bool {
+        self.source == source
+            && TAG_NAMES
+                .iter()
+                .zip(&self.raw)
+                .all(|(name, raw)| game.tag(name) == raw.as_deref())
     }
 
     fn label(&self) -> String {
-        super::event::label(
-            self.tournament.as_deref(),
-            self.round.as_deref(),
-            self.board.as_deref(),
-            &self.white,
-            &self.black,
-        )
+        self.label.clone()
     }
 }
 
@@ -277,22 +299,20 @@ pub(crate) fn result_of(game: &RawGame<'_>, mainline: &Mainline) -> String {
     }
 }
 
-/// Judges a version of a game (`mainline` read from it). The events of the
+/// Judges a version of a game (`mainline` read from it, `tags` its tags). The events of the
 /// positions before where `before`'s replay is taken up are not made again:
 /// they were made for the version before, and are the same; nor are the
 /// game_over events already `reported`.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn judge(
     auditor: &mut Auditor,
     laws: Laws,
     game: &RawGame<'_>,
     mainline: &mut Mainline,
-    key: &GameKey,
-    source: &str,
+    tags: &Tags,
     before: Before<'_>,
     reported: Option<&Reported>,
 ) -> Judged {
-    let tags = Tags::of(game, key, source);
+    let source = tags.source.as_str();
     let result = result_of(game, mainline);
     let mut board = Board {
         game: tags.game.clone(),
@@ -333,7 +353,7 @@ pub(crate) fn judge(
     let ended = auditor.audit_parsed(&open, laws, mainline);
     let judged = written.then(|| auditor.audit_parsed(game, laws, mainline));
     let maker = Maker {
-        tags: &tags,
+        tags,
         record: Record {
             start_turn: p0.turn(),
             start_number: p0.fullmoves().get(),

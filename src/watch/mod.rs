@@ -78,6 +78,8 @@ struct Game {
     result: String,
     /// The events reported.
     reported: Reported,
+    /// The tags of the version judged.
+    tags: Option<judge::Tags>,
     board: Board,
 }
 
@@ -284,6 +286,10 @@ impl Watch {
                 return;
             }
         }
+        let tags = match self.games.get_mut(&key).and_then(|g| g.tags.take()) {
+            Some(tags) if tags.same(raw, source) => tags,
+            _ => judge::Tags::of(raw, &key, source),
+        };
         // the events before where the replay takes up were made for the
         // version judged before, and reported then
         let (before, reported) = match self.games.get_mut(&key) {
@@ -298,8 +304,7 @@ impl Watch {
             self.laws,
             raw,
             &mut self.mainline,
-            &key,
-            source,
+            &tags,
             before,
             reported,
         );
@@ -318,6 +323,7 @@ impl Watch {
                 resume: None,
                 result: String::new(),
                 reported: Reported::default(),
+                tags: None,
                 board: Board::default(),
             }
         });
@@ -327,6 +333,7 @@ impl Watch {
         game.resume = judged.resume;
         game.result = result;
         game.board = judged.board;
+        game.tags = Some(tags);
         for mut e in judged.events {
             if game.reported.insert(&e) {
                 e.seen = seen.text().to_string();
