@@ -541,7 +541,9 @@ fn how_to_look(
 pub fn run(args: &WatchArgs) -> Result<Exit, Error> {
     let interrupt = on_interrupt();
     let mut out = Outputs::open(args)?;
-    let mut watch = Watch::new(args.judging.laws, args.judging.dead, args.judging.site);
+    // the latest events are the page's
+    let mut watch = Watch::new(args.judging.laws, args.judging.dead, args.judging.site)
+        .keep_recent(args.html.is_some());
     let roots: Vec<PathBuf> = args
         .paths
         .iter()

@@ -96,6 +96,8 @@ pub struct Watch {
     mainline: Mainline,
     /// The events reported, newest last (the live page lists the latest).
     recent: Vec<Event>,
+    /// Whether [`Watch::recent`] is kept.
+    keep_recent: bool,
     /// Each file's trailing game that is not whole yet, as last read.
     waiting: HashMap<String, Waiting>,
 }
@@ -127,6 +129,7 @@ impl Watch {
             said: HashSet::new(),
             mainline: Mainline::default(),
             recent: Vec::new(),
+            keep_recent: true,
             waiting: HashMap::new(),
         }
     }
@@ -228,7 +231,16 @@ impl Watch {
         self.order.iter().map(|k| &self.games[k].board)
     }
 
-    /// The latest events, oldest first.
+    /// Whether the latest events are kept for [`Watch::recent`] (the live
+    /// page lists them): yes unless told otherwise. A watch without a page
+    /// keeps no copy of each event.
+    pub fn keep_recent(mut self, keep: bool) -> Watch {
+        self.keep_recent = keep;
+        self
+    }
+
+    /// The latest events, oldest first (none if not
+    /// [kept](Watch::keep_recent)).
     pub fn recent(&self) -> &[Event] {
         &self.recent
     }
@@ -337,7 +349,9 @@ impl Watch {
         for mut e in judged.events {
             if game.reported.insert(&e) {
                 e.seen = seen.text().to_string();
-                self.recent.push(e.clone());
+                if self.keep_recent {
+                    self.recent.push(e.clone());
+                }
                 up.events.push(e);
             }
         }
