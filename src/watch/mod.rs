@@ -121,9 +121,7 @@ impl Watch {
     pub fn new(laws: Laws, dead: DeadMode, site: SiteMode) -> Watch {
         Watch {
             laws,
-            auditor: Auditor::with_effort(dead)
-                .with_sites(site)
-                .findings_only(),
+            auditor: Auditor::with_effort(dead).with_sites(site).findings_only(),
             games: HashMap::new(),
             order: Vec::new(),
             said: HashSet::new(),
@@ -509,6 +507,36 @@ mod tests {
         assert_eq!(w.settle(later(3), later(5)).judged, 0);
         assert_eq!(w.settle(later(4), later(5)).judged, 1);
         assert_eq!(w.boards().next().unwrap().ply, 9);
+    }
+
+    /// The tags of a game known by its URL are kept from version to
+    /// version: a version that corrects a name, or comes from another file,
+    /// has its own in its events and on its board.
+    #[test]
+    fn kept_tags_follow_a_corrected_name() {
+        let mut w = Watch::new(Laws::Auto, DeadMode::Quick, SiteMode::Auto);
+        let text = |white: &str, moves: &str| {
+            format!("[GameURL \"https://example.org/1\"]\n[White \"{white}\"]\n[Black \"B\"]\n\n{moves} *\n")
+        };
+        let moves = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3";
+        let up = w.read("g.pgn", text("Smith", moves).as_bytes(), SystemTime::now());
+        assert!(up
+            .events
+            .iter()
+            .all(|e| e.white == "Smith" && e.source == "g.pgn"));
+        let moves = format!("{moves} Nf6");
+        let up = w.read("g.pgn", text("Smyth", &moves).as_bytes(), SystemTime::now());
+        assert!(!up.events.is_empty());
+        assert!(up.events.iter().all(|e| e.white == "Smyth"));
+        assert!(w.boards().next().unwrap().label.contains("Smyth"));
+        let moves = format!("{moves} 4. Ng1");
+        let up = w.read(
+            "all.pgn",
+            text("Smyth", &moves).as_bytes(),
+            SystemTime::now(),
+        );
+        assert!(!up.events.is_empty());
+        assert!(up.events.iter().all(|e| e.source == "all.pgn"));
     }
 
     /// A draw scored after a checkmate: the board names the wrong result.
