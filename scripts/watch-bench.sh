@@ -13,8 +13,8 @@
 #
 # GAMES=FILE (PGN, or .zst): a round of real games instead, the worst case's
 # second figure: board N replays the file's Nth game with at least FROM +
-# SECONDS plies, from ply FROM (default 0) on, a ply a second, its clock
-# comments kept (real rounds give few events).
+# SECONDS plies from the standard start, from ply FROM (default 0) on, a
+# ply a second, its clock comments kept (real rounds give few events).
 #
 # Prints the events' latency (write -> event seen, from the JSON Lines'
 # `seen`), and the watch's CPU time (user + system, from /proc) over the
@@ -46,6 +46,8 @@ if games:
     data = subprocess.run(["zstd", "-dcf", games], capture_output=True, check=True).stdout
     lines = []
     for text in re.split(rb"\n\s*\n(?=\[)", data):
+        if re.search(rb"^\[(FEN|SetUp|Variant) ", text, re.M):
+            continue  # games from the standard start only
         body = re.sub(r"^\[.*$", "", text.decode("utf-8", "replace"), flags=re.M)
         moves, depth, i = [], 0, 0
         for tok in re.finditer(r"\{[^}]*\}|;[^\n]*|\(|\)|\$\d+|\d+\.+|1-0|0-1|1/2-1/2|\*|[^\s(){};]+", body):

@@ -363,7 +363,10 @@ impl Watch {
 /// Looked up by kind and ply first, so that an event can be known as
 /// reported before it is made.
 #[derive(Default)]
-pub(crate) struct Reported(HashMap<(EventKind, u32), Vec<(Option<String>, String)>>);
+pub(crate) struct Reported(HashMap<(EventKind, u32), Vec<WhatAndFen>>);
+
+/// An event's `what` and `fen`.
+type WhatAndFen = (Option<String>, String);
 
 impl Reported {
     /// Whether the event of `kind` and `what` at P*ply* (`fen`) was
