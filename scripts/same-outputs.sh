@@ -12,7 +12,8 @@
 # --report-json, --html, --sarif, --junit, --github (and its step summary),
 # --export-pgn with --fix-results, the human summary; `report` and `diff`
 # over them; `position --json` on the shared FEN files. DEAD=thorough
-# changes the audit's mode (default quick). Exit 1 on the first difference.
+# changes the audit's mode (default quick). Every file is compared; exit 1
+# where any differs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 before=${1:?usage: same-outputs.sh BEFORE_BINARY [AFTER_BINARY] [INPUT...]}
@@ -52,13 +53,14 @@ for input in "${inputs[@]}"; do
   name=$(basename "$input")
   run "$before" "$work/before/$name" "$input"
   run "$after" "$work/after/$name" "$input"
+  differs=0
   for f in "$work/before/$name"/*; do
     g="$work/after/$name/$(basename "$f")"
     if ! cmp -s <(normalise "$f") <(normalise "$g"); then
-      echo "DIFFERENT $name/$(basename "$f")"; diff <(normalise "$f") <(normalise "$g") | head -5; status=1
+      echo "DIFFERENT $name/$(basename "$f")"; diff <(normalise "$f") <(normalise "$g") | head -5; differs=1; status=1
     fi
   done
-  [ $status -eq 0 ] && echo "same      $name ($(wc -l <"$work/after/$name/findings.jsonl") findings)"
+  [ $differs -eq 0 ] && echo "same      $name ($(wc -l <"$work/after/$name/findings.jsonl") findings)"
 done
 for src in "$shared"/data/edge/fen/*.txt; do
   [ -f "$src" ] || continue
