@@ -401,12 +401,10 @@ impl Auditor {
             }
         }
         // The statistics report counts every game by its content; otherwise
-        // only the findings carry it.
-        if self.findings_only && !self.facets {
-            report.findings.sort_by_key(|f| (f.ply, f.kind));
-            return report;
-        }
-        if self.facets || !report.findings.is_empty() {
+        // only the findings carry it, and none where the findings alone
+        // are asked for ([`Auditor::findings_only`]).
+        let lean = self.findings_only && !self.facets;
+        if self.facets || (!lean && !report.findings.is_empty()) {
             let moves_start = content_start(&mut self.content, game);
             let start = self.content.len();
             let moves = &self.moves[..report.plies as usize];
@@ -422,8 +420,8 @@ impl Auditor {
                 report.mainline = Some(xxhash_rust::xxh3::xxh3_64(moves));
             }
         }
-        if !report.findings.is_empty() {
-            report.findings.sort_by_key(|f| (f.ply, f.kind));
+        report.findings.sort_by_key(|f| (f.ply, f.kind));
+        if !lean && !report.findings.is_empty() {
             report.tags = Some(Box::new(ReportTags(self.tags.select(game))));
             report.id = Some(GameId::of(game.text));
         }

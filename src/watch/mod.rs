@@ -369,7 +369,7 @@ pub(crate) struct Reported(HashMap<(EventKind, u32), Vec<WhatAndFen>>);
 type WhatAndFen = (Option<String>, String);
 
 impl Reported {
-    /// Whether the event of `kind` and `what` at P*ply* (`fen`) was
+    /// Whether the event of `kind` and `what` at ply `ply` (`fen`) was
     /// reported.
     pub(crate) fn has(&self, kind: EventKind, what: Option<&str>, ply: u32, fen: &str) -> bool {
         self.0
