@@ -13,6 +13,24 @@ use super::packed::{unpacked, well_formed};
 use super::spool::{read_spool, IdsWriter, Spooled};
 
 impl Aggregate {
+    /// Numbers the games of input `s.file` as `s` says: its examples,
+    /// corrections, repeats listed and games for merging carried in it (a
+    /// part's, numbered as in its whole file: `crate::parts`).
+    pub fn shift_games(&mut self, s: GameShift<'_>) {
+        for row in self.examples.values_mut().flatten() {
+            if row.file == s.file {
+                row.game += s.games;
+                row.line += s.lines;
+            }
+        }
+        for points in self.points.values_mut() {
+            for c in points.corrections.iter_mut().filter(|c| c.file == s.file) {
+                c.game += s.games;
+            }
+        }
+        self.duplicates.shift_games(s.file, s.games, s.lines);
+    }
+
     /// Adds `other`, an aggregate of later inputs, in: as
     /// [`AggregateMerge`] with the two.
     pub fn merge(&mut self, other: &Aggregate) -> Result<(), String> {
@@ -124,19 +142,18 @@ impl AggregateMerge {
     /// Adds the aggregate in the file `path`. Its games for merging, where
     /// they are beside it ([`super::ids_path`]), are read as they are
     /// counted, a few megabytes at a time: merging the aggregate of a
-    /// month holds its JSON in memory, not its games. `renumber` is
-    /// applied to the aggregate once read, and `shift` to its games as
-    /// they are read (a part's, `crate::parts`).
-    pub fn add_file(
-        &mut self,
-        path: &str,
-        shift: Option<GameShift<'_>>,
-        renumber: impl FnOnce(&mut Aggregate),
-    ) -> Result<(), String> {
+    /// month holds its JSON in memory, not its games. `shift` renumbers
+    /// the aggregate and its games as they are read (a part's,
+    /// `crate::parts`).
+    pub fn add_file(&mut self, path: &str, shift: Option<GameShift<'_>>) -> Result<(), String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         let mut a = read_aggregate(path, &bytes)?;
         drop(bytes);
-        renumber(&mut a);
+        // a shift by nothing (a first part) leaves the games packed as they are
+        let shift = shift.filter(|s| s.games != 0 || s.lines != 0);
+        if let Some(s) = shift {
+            a.shift_games(s);
+        }
         if !a.duplicates.ids_beside {
             return self.add(&a).map_err(|e| format!("{path}: {e}"));
         }
@@ -194,7 +211,7 @@ pub fn merge_files(paths: &[String]) -> Result<Aggregate, String> {
 /// [`merge_files`] into `all` (spooled: [`AggregateMerge::spooled_beside`]).
 pub fn merge_files_into(mut all: AggregateMerge, paths: &[String]) -> Result<Aggregate, String> {
     for p in paths {
-        all.add_file(p, None, |_| {})?;
+        all.add_file(p, None)?;
     }
     all.finish()
 }

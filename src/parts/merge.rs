@@ -201,7 +201,18 @@ impl MergePlan {
     /// numbered as in the whole file, ready for [`AggregateMerge::add`] (in
     /// [`MergePlan::order`]).
     pub fn renumber(&self, part: usize, a: &mut Aggregate) {
-        renumber(a, &self.files[part], &self.shifts[part]);
+        a.shift_games(self.game_shift(part));
+    }
+
+    /// How the `part`-th part's games move to be numbered as in the whole
+    /// file.
+    fn game_shift(&self, part: usize) -> GameShift<'_> {
+        let by = &self.shifts[part];
+        GameShift {
+            file: &self.files[part],
+            games: by.games,
+            lines: by.lines,
+        }
     }
 
     /// The parts' aggregates merged, each renumbered, in
@@ -243,13 +254,7 @@ impl MergePlan {
         paths: &[String],
     ) -> Result<Aggregate, Error> {
         for &i in &self.order {
-            let by = &self.shifts[i];
-            let shift = GameShift {
-                file: &self.files[i],
-                games: by.games,
-                lines: by.lines,
-            };
-            all.add_file(&paths[i], Some(shift), |a| self.renumber(i, a))
+            all.add_file(&paths[i], Some(self.game_shift(i)))
                 .map_err(|e| Error::Data(format!("part {i}: {e}")))?;
         }
         all.finish().map_err(Error::Data)
@@ -285,22 +290,6 @@ fn missing(infos: &[crate::report::summary::PartInfo], of: usize) -> String {
             ""
         }
     )
-}
-
-/// Numbers a part's examples and corrections as in its whole file.
-fn renumber(a: &mut Aggregate, file: &str, by: &Shift) {
-    for row in a.examples.values_mut().flatten() {
-        if row.file == file {
-            row.game += by.games;
-            row.line += by.lines;
-        }
-    }
-    for points in a.points.values_mut() {
-        for c in points.corrections.iter_mut().filter(|c| c.file == file) {
-            c.game += by.games;
-        }
-    }
-    a.duplicates.shift_games(file, by.games, by.lines);
 }
 
 impl Findings for Vec<u8> {

@@ -240,9 +240,8 @@ fn parts_read_from_files_merge_as_parts_held_in_memory() {
                     games,
                     lines,
                 };
-                let renumber = |a: &mut Aggregate| a.duplicates.shift_games("a.pgn", games, lines);
-                from_files.add_file(name, Some(shift), renumber).unwrap();
-                renumber(&mut a);
+                from_files.add_file(name, Some(shift)).unwrap();
+                a.shift_games(shift);
                 in_memory.add(&a).unwrap();
             }
             let merged = from_files.finish().unwrap();
